@@ -1,0 +1,94 @@
+/**
+ * Builds the Fastify application from an already-open runtime. It never listens: the entry point
+ * and the tests decide that.
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { Runtime } from './runtime.ts';
+import { installHttpRules, requestIdFor } from './platform/http-rules.ts';
+import { validatorCompiler } from './platform/validation.ts';
+import { installAuth } from './platform/auth/auth.ts';
+import { createRateLimiter } from './platform/rate-limit/rate-limiter.ts';
+import { installIpRateLimit } from './platform/rate-limit/rate-limit.hooks.ts';
+import { createAuditTrail, installAudit } from './platform/audit/audit-trail.ts';
+import { createAuthService } from './features/auth/auth.service.ts';
+import { authRoutes } from './features/auth/auth.routes.ts';
+import { createTeamService } from './features/team/team.service.ts';
+import { teamRoutes } from './features/team/team.routes.ts';
+import { accountDefaultModel, createBotService } from './features/bots/bots.service.ts';
+import { botRoutes } from './features/bots/bots.routes.ts';
+import { createKeyService } from './features/keys/keys.service.ts';
+import { keyRoutes } from './features/keys/keys.routes.ts';
+import { createUsageService } from './features/usage/usage.service.ts';
+import { usageRoutes } from './features/usage/usage.routes.ts';
+import { healthRoutes } from './features/health/health.routes.ts';
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
+  const { config, clock, bus } = runtime;
+  const { db } = runtime.database;
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    genReqId: requestIdFor,
+    requestIdHeader: false,
+    // Fastify also takes a hop count, which its types omit.
+    trustProxy: config.trustProxy as boolean | string,
+    bodyLimit: 1024 * 1024,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  await app.register(cookie);
+
+  // Cross-cutting rules, in the order they apply to a request.
+  installHttpRules(app);
+  const limiter = createRateLimiter(runtime.windowStore, config.rateLimits, clock);
+  installIpRateLimit(app, limiter);
+  const auth = installAuth(app, { publicUrl: config.publicUrl });
+  const audit = createAuditTrail({ db, flushMs: config.auditFlushMs, log: app.log });
+  installAudit(app, audit, clock);
+
+  // Features.
+  const team = createTeamService({ db, clock });
+  const accounts = createAuthService({
+    db,
+    clock,
+    signupMode: config.signup,
+    passwordHashCost: config.passwordHashCost,
+    sessionTtlSec: config.dashboardSessionTtlSec,
+    invitations: team.claimer,
+    loginThrottle: limiter,
+  });
+  const bots = createBotService({ db, clock, bus, defaultModel: accountDefaultModel(config.providers), defaultMonthlyQuota: config.monthlyMessages });
+  const keys = createKeyService({ db, clock, bus, flushMs: config.auditFlushMs, log: app.log });
+  const usage = createUsageService({ db, clock, flushMs: config.auditFlushMs, log: app.log });
+
+  auth.addResolver(keys.resolver);
+  auth.addResolver({
+    matches: (credential) => credential.startsWith('parley_ds_'),
+    resolve: (credential) => accounts.resolveSession(credential),
+    invalidDetail: 'Invalid or expired dashboard session',
+  });
+  auth.afterAuthenticate(async (principal) => {
+    if (principal.kind === 'api_key' || principal.kind === 'oauth') await limiter.checkCredential(principal.credentialId);
+    if (principal.kind === 'api_key') usage.recordApiCall(principal.keyId, principal.botId);
+  });
+
+  await app.register(healthRoutes({ checkReady: runtime.checkReady }));
+  await app.register(authRoutes({ auth: accounts, secureCookies: config.publicUrl.startsWith('https:') }));
+  await app.register(teamRoutes({ team }));
+  await app.register(botRoutes({ bots }));
+  await app.register(keyRoutes({ keys, bots }));
+  await app.register(usageRoutes({ usage }));
+
+  // In-flight requests have finished when onClose runs: write what is buffered.
+  app.addHook('onClose', async () => {
+    await Promise.all([audit.close(), usage.close(), keys.close()]);
+  });
+
+  return app;
+}

@@ -1,0 +1,225 @@
+/**
+ * Typed configuration, parsed once from the environment at start-up.
+ * Only entry points read `process.env`; everything else receives the `Config` (or a slice of it).
+ */
+import path from 'node:path';
+
+export type SignupMode = 'open' | 'first' | 'closed';
+export type TrustProxy = boolean | number | string;
+
+export interface ProviderPool {
+  openaiApiKey?: string;
+  openaiBaseUrl?: string;
+  anthropicApiKey?: string;
+  googleApiKey?: string;
+  mistralApiKey?: string;
+}
+
+export interface RateLimits {
+  keyPerMin: number;
+  ipPerMin: number;
+  widgetPerMin: number;
+  loginPerMin: number;
+}
+
+export interface Config {
+  env: 'production' | 'development' | 'test';
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl?: string;
+  /** PostgreSQL schema to use (search_path); lets several deployments or test runs share one database. */
+  databaseSchema?: string;
+  redisUrl?: string;
+  redisPrefix: string;
+  logLevel: string;
+  signup: SignupMode;
+  rateLimits: RateLimits;
+  monthlyMessages: number;
+  maxUploadBytes: number;
+  sessionIdleMinutes: number;
+  webhookRetryDelaysSec: number[];
+  webhookTimeoutMs: number;
+  accessTokenTtlSec: number;
+  refreshTokenTtlSec: number;
+  allowPrivateNetwork: boolean;
+  trustProxy: TrustProxy;
+  providerTimeoutMs: number;
+  providers: ProviderPool;
+  secretKey?: string;
+  /** log2 of scrypt's cost parameter N. */
+  passwordHashCost: number;
+  dashboardSessionTtlSec: number;
+  auditFlushMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Parses the environment into a Config, reporting every bad variable at once. */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = new EnvReader(env, problems);
+
+  const host = read.string('HOST', '127.0.0.1');
+  const port = read.int('PORT', 3000, 0, 65535);
+  const nodeEnv = read.oneOf('NODE_ENV', ['production', 'development', 'test'] as const, 'development');
+  const dataDir = path.resolve(read.string('DATA_DIR', './data'));
+  const publicUrl = read.url('PUBLIC_URL', `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, '');
+  const databaseUrl = read.optional('DATABASE_URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL: must be a postgres:// or postgresql:// URL (unset it to use the embedded SQLite database)');
+  }
+  const databaseSchema = read.optional('DATABASE_SCHEMA');
+  if (databaseSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(databaseSchema)) {
+    problems.push('DATABASE_SCHEMA: must be a lower-case SQL identifier');
+  }
+  const redisUrl = read.optional('REDIS_URL');
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL: must be a redis:// or rediss:// URL');
+
+  const config: Config = {
+    env: nodeEnv,
+    host,
+    port,
+    publicUrl,
+    dataDir,
+    databaseUrl,
+    databaseSchema,
+    redisUrl,
+    redisPrefix: read.string('PARLEY_REDIS_PREFIX', 'parley:'),
+    logLevel: read.oneOf('LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    signup: read.oneOf('PARLEY_SIGNUP', ['open', 'first', 'closed'] as const, 'first'),
+    rateLimits: {
+      keyPerMin: read.int('PARLEY_RATE_KEY_PER_MIN', 60, 1),
+      ipPerMin: read.int('PARLEY_RATE_IP_PER_MIN', 120, 1),
+      widgetPerMin: read.int('PARLEY_RATE_WIDGET_PER_MIN', 30, 1),
+      loginPerMin: read.int('PARLEY_RATE_LOGIN_PER_MIN', 10, 1),
+    },
+    monthlyMessages: read.int('PARLEY_MONTHLY_MESSAGES', 10000, 0),
+    maxUploadBytes: read.int('PARLEY_MAX_UPLOAD_BYTES', 20971520, 1),
+    sessionIdleMinutes: read.number('PARLEY_SESSION_IDLE_MINUTES', 30, 0.001),
+    webhookRetryDelaysSec: read.numberList('PARLEY_WEBHOOK_RETRY_DELAYS', [1, 5, 30, 300, 1800, 7200, 28800]),
+    webhookTimeoutMs: read.int('PARLEY_WEBHOOK_TIMEOUT_MS', 10000, 1),
+    accessTokenTtlSec: read.int('PARLEY_ACCESS_TOKEN_TTL', 3600, 1),
+    refreshTokenTtlSec: read.int('PARLEY_REFRESH_TOKEN_TTL', 2592000, 1),
+    allowPrivateNetwork: read.flag('PARLEY_ALLOW_PRIVATE_NETWORK'),
+    trustProxy: read.trustProxy('PARLEY_TRUST_PROXY'),
+    providerTimeoutMs: read.int('PARLEY_PROVIDER_TIMEOUT_MS', 60000, 1),
+    providers: {
+      openaiApiKey: read.optional('OPENAI_API_KEY'),
+      openaiBaseUrl: read.optionalUrl('OPENAI_BASE_URL'),
+      anthropicApiKey: read.optional('ANTHROPIC_API_KEY'),
+      googleApiKey: read.optional('GOOGLE_GENERATIVE_AI_API_KEY'),
+      mistralApiKey: read.optional('MISTRAL_API_KEY'),
+    },
+    secretKey: read.optional('PARLEY_SECRET_KEY'),
+    passwordHashCost: read.int('PARLEY_PASSWORD_HASH_COST', 16, 10, 20),
+    dashboardSessionTtlSec: read.int('PARLEY_DASHBOARD_SESSION_TTL', 1209600, 60),
+    auditFlushMs: read.int('PARLEY_AUDIT_FLUSH_MS', 500, 10),
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** Reads typed values from the environment and records a problem naming the variable for each bad one. */
+class EnvReader {
+  constructor(
+    private readonly env: Env,
+    private readonly problems: string[],
+  ) {}
+
+  optional(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value ? value : undefined;
+  }
+
+  string(name: string, fallback: string): string {
+    return this.optional(name) ?? fallback;
+  }
+
+  int(name: string, fallback: number, min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
+      this.problems.push(`${name}: expected an integer from ${min} to ${max}, got '${raw}'`);
+      return fallback;
+    }
+    return value;
+  }
+
+  number(name: string, fallback: number, min: number): number {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < min) {
+      this.problems.push(`${name}: expected a number of at least ${min}, got '${raw}'`);
+      return fallback;
+    }
+    return value;
+  }
+
+  numberList(name: string, fallback: number[]): number[] {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    const values = raw.split(',').map((part) => Number(part.trim()));
+    if (values.length === 0 || values.some((v) => !Number.isFinite(v) || v < 0)) {
+      this.problems.push(`${name}: expected a comma-separated list of non-negative numbers, got '${raw}'`);
+      return fallback;
+    }
+    return values;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.optional(name);
+    if (raw === undefined) return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) {
+      this.problems.push(`${name}: expected one of ${allowed.join(', ')}, got '${raw}'`);
+      return fallback;
+    }
+    return raw as T;
+  }
+
+  flag(name: string): boolean {
+    const raw = this.optional(name);
+    if (raw === undefined) return false;
+    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+    this.problems.push(`${name}: expected 1 or 0, got '${raw}'`);
+    return false;
+  }
+
+  url(name: string, fallback: string): string {
+    return this.optionalUrl(name) ?? fallback;
+  }
+
+  optionalUrl(name: string): string | undefined {
+    const raw = this.optional(name);
+    if (raw === undefined) return undefined;
+    try {
+      const parsed = new URL(raw);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http');
+      return raw;
+    } catch {
+      this.problems.push(`${name}: expected an http:// or https:// URL, got '${raw}'`);
+      return undefined;
+    }
+  }
+
+  /** Fastify's trustProxy syntax: true/false, a hop count, or a comma-separated list of addresses and CIDR ranges. */
+  trustProxy(name: string): TrustProxy {
+    const raw = this.optional(name);
+    if (raw === undefined || raw === 'false' || raw === '0') return false;
+    if (raw === 'true') return true;
+    if (/^\d+$/.test(raw)) return Number(raw);
+    return raw;
+  }
+}

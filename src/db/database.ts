@@ -1,0 +1,89 @@
+/**
+ * Opens the database the configuration names (embedded SQLite by default, PostgreSQL with
+ * DATABASE_URL) and applies the migrations.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { Database } from './schema.ts';
+import { dialectSeam, type DialectSeam } from './dialect.ts';
+import { migrationProvider } from './migrations/index.ts';
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: DialectSeam;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  databaseSchema?: string;
+}
+
+// int8 (counts, sums) as JS numbers rather than strings.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+/** Opens the database and brings its schema up to date. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const handle = options.databaseUrl ? await openPostgres(options) : openSqlite(options.dataDir);
+  await migrate(handle.db);
+  return handle;
+}
+
+function openSqlite(dataDir: string): DatabaseHandle {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = new SQLite(path.join(dataDir, 'parley.sqlite'));
+  file.pragma('journal_mode = WAL');
+  file.pragma('synchronous = NORMAL');
+  file.pragma('foreign_keys = ON');
+  file.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  return { db, dialect: dialectSeam('sqlite'), close: () => db.destroy() };
+}
+
+async function openPostgres(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const schema = options.databaseSchema;
+  if (schema) {
+    const admin = new pg.Client({ connectionString: options.databaseUrl });
+    await admin.connect();
+    try {
+      await admin.query(`create schema if not exists "${schema}"`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: 10,
+    ...(schema ? { options: `-c search_path="${schema}"` } : {}),
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: dialectSeam('postgres'), close: () => db.destroy() };
+}
+
+async function migrate(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}
+
+/** Drops a PostgreSQL schema and everything in it (test clean-up). */
+export async function dropPostgresSchema(databaseUrl: string, schema: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await admin.end();
+  }
+}
+
+export { sql };

@@ -1,0 +1,127 @@
+/**
+ * Table types shared by SQLite and PostgreSQL. Storage is dialect-neutral: ids are UUID text,
+ * timestamps ISO 8601 UTC text (they sort as strings), booleans 0/1 integers, JSON as text.
+ */
+import type { Generated } from 'kysely';
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface UsersTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  name: string;
+  password_hash: string;
+  created_at: string;
+}
+
+export interface MembershipsTable {
+  account_id: string;
+  user_id: string;
+  role: 'owner' | 'admin' | 'agent';
+  /** JSON array of dashboard tab ids. */
+  tabs: string;
+  created_at: string;
+}
+
+export interface InvitationsTable {
+  id: string;
+  account_id: string;
+  email: string;
+  role: 'admin' | 'agent';
+  tabs: string;
+  token_hash: string;
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+  accepted_at: string | null;
+}
+
+export interface DashboardSessionsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  account_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface BotsTable {
+  id: string;
+  account_id: string;
+  name: string;
+  welcome_message: string;
+  primary_color: string;
+  selected_model: string;
+  system_instructions: string;
+  widget_style: string;
+  response_language: string;
+  strict_mode: number;
+  lead_capture_enabled: number;
+  /** JSON array of strings. */
+  lead_fields: string;
+  calendar_scheduling_enabled: number;
+  meeting_provider: string | null;
+  meeting_url: string | null;
+  /** JSON array of host names. */
+  allowed_domains: string;
+  paused: number;
+  monthly_message_quota: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  bot_id: string;
+  account_id: string;
+  name: string;
+  key_hash: string;
+  prefix: string;
+  /** JSON array. */
+  scopes: string;
+  /** JSON array, exactly as sent. */
+  allowed_ips: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  request_id: string;
+  key_id: string | null;
+  bot_id: string | null;
+  account_id: string | null;
+  method: string;
+  endpoint: string;
+  ip: string;
+  status_code: number;
+  latency_ms: number;
+  created_at: string;
+}
+
+export interface UsageDailyTable {
+  key_id: string;
+  bot_id: string;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  messages: number;
+  api_calls: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  invitations: InvitationsTable;
+  dashboard_sessions: DashboardSessionsTable;
+  bots: BotsTable;
+  api_keys: ApiKeysTable;
+  audit_log: AuditLogTable;
+  usage_daily: UsageDailyTable;
+}

@@ -1,0 +1,57 @@
+/** POST /api/auth/signup, /login, /logout and GET /api/auth/me (decisions.md, bootstrap API). */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { dashboardAccess, principalOf, SESSION_COOKIE } from '../../platform/auth/auth.ts';
+import { errorResponses } from '../../platform/schemas.ts';
+import type { AuthResult, AuthService } from './auth.service.ts';
+import { AuthResponseSchema, LoginBodySchema, MeResponseSchema, SignupBodySchema } from './auth.schemas.ts';
+
+export function authRoutes(deps: { auth: AuthService; secureCookies: boolean }) {
+  return async function (fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const { auth } = deps;
+
+    function sendSession(reply: FastifyReply, status: number, result: AuthResult) {
+      reply.setCookie(SESSION_COOKIE, result.token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: deps.secureCookies,
+        expires: new Date(result.expiresAt),
+      });
+      return reply.code(status).send({ token: result.token, user: result.user, account: result.account });
+    }
+
+    app.post('/api/auth/signup', {
+      schema: {
+        operationId: 'signup',
+        tags: ['auth'],
+        body: SignupBodySchema,
+        response: { 201: AuthResponseSchema, ...errorResponses, 409: errorResponses[400] },
+      },
+      handler: async (request, reply) => sendSession(reply, 201, await auth.signup(request.body)),
+    });
+
+    app.post('/api/auth/login', {
+      schema: { operationId: 'login', tags: ['auth'], body: LoginBodySchema, response: { 200: AuthResponseSchema, ...errorResponses } },
+      handler: async (request, reply) => sendSession(reply, 200, await auth.login(request.body.email, request.body.password, request.ip)),
+    });
+
+    app.post('/api/auth/logout', {
+      config: { auth: dashboardAccess },
+      schema: { operationId: 'logout', tags: ['auth'], response: { 204: Type.Null(), ...errorResponses } },
+      handler: async (request, reply) => {
+        await auth.logout(principalOf(request, 'dashboard').sessionId);
+        reply.clearCookie(SESSION_COOKIE, { path: '/' });
+        return reply.code(204).send(null);
+      },
+    });
+
+    app.get('/api/auth/me', {
+      config: { auth: dashboardAccess },
+      schema: { operationId: 'me', tags: ['auth'], response: { 200: MeResponseSchema, ...errorResponses } },
+      handler: async (request) => auth.describe(principalOf(request, 'dashboard')),
+    });
+  };
+}

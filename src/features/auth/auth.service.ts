@@ -1,0 +1,150 @@
+/** Sign-up, login, logout and dashboard sessions. */
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/database.ts';
+import type { SignupMode } from '../../config/config.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { isoAt } from '../../platform/clock.ts';
+import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../../platform/errors.ts';
+import { CREDENTIAL_PREFIX, generateCredential, hashCredential } from '../../platform/secrets.ts';
+import type { DashboardPrincipal, Role, Tab } from '../../platform/auth/principal.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { defaultTabs } from './roles.ts';
+import * as repo from './auth.repository.ts';
+
+export interface SignupInput {
+  email: string;
+  password: string;
+  name?: string;
+  account_name?: string;
+  invite_token?: string;
+}
+
+export interface AuthResult {
+  token: string;
+  expiresAt: string;
+  user: { id: string; email: string; name: string };
+  account: { id: string; name: string };
+}
+
+/** Lets sign-up join an account through an invitation (the team feature provides it). */
+export interface InvitationClaimer {
+  claim(db: Db, token: string, email: string, nowIso: string): Promise<{ accountId: string; role: Role; tabs: Tab[] } | null>;
+}
+
+export interface AuthServiceDeps {
+  db: Db;
+  clock: Clock;
+  signupMode: SignupMode;
+  passwordHashCost: number;
+  sessionTtlSec: number;
+  invitations: InvitationClaimer;
+  loginThrottle: { assertLoginAllowed(ip: string): Promise<void>; recordLoginFailure(ip: string): Promise<void> };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function createAuthService({ db, clock, signupMode, passwordHashCost, sessionTtlSec, invitations, loginThrottle }: AuthServiceDeps) {
+  // Verified against when the email is unknown, so a failed login costs the same either way.
+  const decoyHash = hashPassword(randomUUID(), passwordHashCost);
+
+  async function openSession(userId: string, accountId: string): Promise<{ token: string; expiresAt: string }> {
+    const token = generateCredential(CREDENTIAL_PREFIX.dashboardSession);
+    const now = clock.now();
+    const expiresAt = isoAt(now + sessionTtlSec * 1000);
+    await repo.insertSession(db, {
+      id: randomUUID(),
+      token_hash: hashCredential(token),
+      user_id: userId,
+      account_id: accountId,
+      created_at: isoAt(now),
+      expires_at: expiresAt,
+    });
+    return { token, expiresAt };
+  }
+
+  return {
+    /** Creates a user who owns a new account, or who joins the inviting account. */
+    async signup(input: SignupInput): Promise<AuthResult> {
+      const email = input.email.trim().toLowerCase();
+      const name = input.name?.trim() || email.split('@')[0]!;
+      const passwordHash = await hashPassword(input.password, passwordHashCost);
+      const nowIso = isoAt(clock.now());
+      const userId = randomUUID();
+
+      const joined = await db.transaction().execute(async (trx) => {
+        if (await repo.findUserByEmail(trx, email)) throw new ConflictError('A user with this email already exists');
+        let membership: { accountId: string; accountName: string; role: Role; tabs: Tab[] };
+        if (input.invite_token) {
+          const invite = await invitations.claim(trx, input.invite_token, email, nowIso);
+          if (!invite) throw new ValidationError("field 'invite_token' is invalid, expired, or for another email");
+          membership = { ...invite, accountName: (await repo.findAccountName(trx, invite.accountId)) ?? '' };
+        } else {
+          if (signupMode === 'closed') throw new ForbiddenError('Sign-up is closed on this server');
+          if (signupMode === 'first' && (await repo.countUsers(trx)) > 0) {
+            throw new ForbiddenError('Sign-up is closed: ask an owner or admin of an account for an invitation');
+          }
+          const accountId = randomUUID();
+          const accountName = input.account_name?.trim() || `${name}'s account`;
+          await repo.insertAccount(trx, { id: accountId, name: accountName, created_at: nowIso });
+          membership = { accountId, accountName, role: 'owner', tabs: defaultTabs('owner') };
+        }
+        await repo.insertUser(trx, { id: userId, email, name, password_hash: passwordHash, created_at: nowIso });
+        await repo.insertMembership(trx, {
+          account_id: membership.accountId,
+          user_id: userId,
+          role: membership.role,
+          tabs: membership.tabs,
+          created_at: nowIso,
+        });
+        return membership;
+      });
+
+      const session = await openSession(userId, joined.accountId);
+      return { ...session, user: { id: userId, email, name }, account: { id: joined.accountId, name: joined.accountName } };
+    },
+
+    /** Checks the password and opens a session; the failure never says which part was wrong. */
+    async login(emailInput: string, password: string, clientIp: string): Promise<AuthResult> {
+      await loginThrottle.assertLoginAllowed(clientIp);
+      const email = emailInput.trim().toLowerCase();
+      const user = await repo.findUserByEmail(db, email);
+      const ok = await verifyPassword(password, user?.password_hash ?? (await decoyHash));
+      const membership = user && ok ? await repo.findPrimaryMembership(db, user.id) : undefined;
+      if (!user || !ok || !membership) {
+        await loginThrottle.recordLoginFailure(clientIp);
+        throw new UnauthorizedError('Invalid email or password');
+      }
+      const session = await openSession(user.id, membership.accountId);
+      return {
+        ...session,
+        user: { id: user.id, email: user.email, name: user.name },
+        account: { id: membership.accountId, name: membership.accountName },
+      };
+    },
+
+    async logout(sessionId: string): Promise<void> {
+      await repo.deleteSession(db, sessionId);
+    },
+
+    /** The dashboard principal for a session token, or null when unknown or expired. */
+    async resolveSession(token: string): Promise<DashboardPrincipal | null> {
+      const session = await repo.findSessionByTokenHash(db, hashCredential(token));
+      if (!session || session.expiresAt <= isoAt(clock.now())) return null;
+      return { kind: 'dashboard', ...session };
+    },
+
+    async describe(principal: DashboardPrincipal) {
+      const [user, accountName] = await Promise.all([
+        repo.findUserById(db, principal.userId),
+        repo.findAccountName(db, principal.accountId),
+      ]);
+      if (!user) throw new UnauthorizedError('Invalid or expired session');
+      return {
+        user: { id: user.id, email: user.email, name: user.name },
+        account: { id: principal.accountId, name: accountName ?? '' },
+        role: principal.role,
+        tabs: [...principal.tabs],
+      };
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/** Storage of invitations and account members. */
+import type { Db } from '../../db/database.ts';
+import type { Role, Tab } from '../../platform/auth/principal.ts';
+
+export async function insertInvitation(
+  db: Db,
+  invitation: { id: string; account_id: string; email: string; role: 'admin' | 'agent'; tabs: Tab[]; token_hash: string; invited_by: string; created_at: string; expires_at: string },
+): Promise<void> {
+  await db.insertInto('invitations').values({ ...invitation, tabs: JSON.stringify(invitation.tabs), accepted_at: null }).execute();
+}
+
+/** Marks an open invitation accepted and returns it; none when unknown, used, expired or for another email. */
+export async function acceptInvitation(db: Db, tokenHash: string, email: string, nowIso: string) {
+  const row = await db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('token_hash', '=', tokenHash)
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', nowIso)
+    .where('email', '=', email)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const result = await db.updateTable('invitations').set({ accepted_at: nowIso }).where('id', '=', row.id).where('accepted_at', 'is', null).executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) return undefined;
+  return { accountId: row.account_id, role: row.role as Role, tabs: JSON.parse(row.tabs) as Tab[] };
+}
+
+export async function listMembers(db: Db, accountId: string) {
+  const rows = await db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['u.id as user_id', 'u.email', 'u.name', 'm.role', 'm.tabs', 'm.created_at'])
+    .where('m.account_id', '=', accountId)
+    .orderBy('m.created_at')
+    .execute();
+  return rows.map((row) => ({ ...row, tabs: JSON.parse(row.tabs) as Tab[] }));
+}
+
+export async function findMember(db: Db, accountId: string, userId: string) {
+  return (await listMembers(db, accountId)).find((m) => m.user_id === userId);
+}
+
+export async function updateMember(db: Db, accountId: string, userId: string, changes: { role?: Role; tabs?: Tab[] }): Promise<void> {
+  await db
+    .updateTable('memberships')
+    .set({ ...(changes.role && { role: changes.role }), ...(changes.tabs && { tabs: JSON.stringify(changes.tabs) }) })
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** Removes the member and ends their sessions in this account. */
+export async function deleteMember(db: Db, accountId: string, userId: string): Promise<void> {
+  await db.deleteFrom('dashboard_sessions').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
+  await db.deleteFrom('memberships').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
+}

@@ -1,0 +1,78 @@
+/** Inviting users into an account and managing its members' roles and tabs. */
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/database.ts';
+import { isoAt, type Clock } from '../../platform/clock.ts';
+import { ForbiddenError, NotFoundError } from '../../platform/errors.ts';
+import { CREDENTIAL_PREFIX, generateCredential, hashCredential } from '../../platform/secrets.ts';
+import type { DashboardPrincipal, Role, Tab } from '../../platform/auth/principal.ts';
+import type { InvitationClaimer } from '../auth/auth.service.ts';
+import { assertRole, assertTab, defaultTabs } from '../auth/roles.ts';
+import * as repo from './team.repository.ts';
+
+const INVITATION_TTL_MS = 7 * 86_400_000;
+
+export type TeamService = ReturnType<typeof createTeamService>;
+
+export function createTeamService({ db, clock }: { db: Db; clock: Clock }) {
+  function assertManager(user: DashboardPrincipal): void {
+    assertRole(user, ['owner', 'admin']);
+    assertTab(user, 'team');
+  }
+
+  async function requireMember(accountId: string, userId: string) {
+    const member = await repo.findMember(db, accountId, userId);
+    if (!member) throw new NotFoundError('Member not found');
+    return member;
+  }
+
+  const claimer: InvitationClaimer = {
+    claim: (trx, token, email, nowIso) => repo.acceptInvitation(trx, hashCredential(token), email, nowIso).then((r) => r ?? null),
+  };
+
+  return {
+    claimer,
+
+    /** Creates an invitation; its token (shown once) lets the invitee sign up into this account. */
+    async invite(user: DashboardPrincipal, input: { email: string; role: 'admin' | 'agent'; tabs?: Tab[] }) {
+      assertManager(user);
+      const token = generateCredential(CREDENTIAL_PREFIX.invitation);
+      const now = clock.now();
+      const invitation = {
+        id: randomUUID(),
+        account_id: user.accountId,
+        email: input.email.trim().toLowerCase(),
+        role: input.role,
+        tabs: input.tabs ?? defaultTabs(input.role),
+        token_hash: hashCredential(token),
+        invited_by: user.userId,
+        created_at: isoAt(now),
+        expires_at: isoAt(now + INVITATION_TTL_MS),
+      };
+      await repo.insertInvitation(db, invitation);
+      return { id: invitation.id, email: invitation.email, role: invitation.role, tabs: invitation.tabs, token, expires_at: invitation.expires_at };
+    },
+
+    list: (user: DashboardPrincipal) => repo.listMembers(db, user.accountId),
+
+    /** Changes a member's role or tabs; the owner cannot be changed, and only the owner grants admin. */
+    async update(user: DashboardPrincipal, userId: string, changes: { role?: Exclude<Role, 'owner'>; tabs?: Tab[] }) {
+      assertManager(user);
+      const member = await requireMember(user.accountId, userId);
+      if (member.role === 'owner') throw new ForbiddenError("The owner's role and tabs cannot be changed");
+      if ((changes.role === 'admin' || member.role === 'admin') && user.role !== 'owner') {
+        throw new ForbiddenError('Only the owner can change an admin');
+      }
+      const tabs = changes.tabs ?? (changes.role && changes.role !== member.role ? defaultTabs(changes.role) : undefined);
+      await repo.updateMember(db, user.accountId, userId, { role: changes.role, tabs });
+      return requireMember(user.accountId, userId);
+    },
+
+    async remove(user: DashboardPrincipal, userId: string): Promise<void> {
+      assertManager(user);
+      const member = await requireMember(user.accountId, userId);
+      if (member.role === 'owner') throw new ForbiddenError('The owner cannot be removed');
+      if (member.role === 'admin' && user.role !== 'owner') throw new ForbiddenError('Only the owner can remove an admin');
+      await db.transaction().execute((trx) => repo.deleteMember(trx, user.accountId, userId));
+    },
+  };
+}

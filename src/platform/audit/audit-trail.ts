@@ -1,0 +1,66 @@
+/**
+ * The audit log of public API calls (interface.md section 5). Entries are buffered in memory and
+ * written in batches off the request path; a graceful shutdown writes what is left.
+ */
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Db } from '../../db/database.ts';
+import type { Insertable } from 'kysely';
+import type { AuditLogTable } from '../../db/schema.ts';
+import { isoAt, type Clock } from '../clock.ts';
+import { startPeriodicFlush } from '../periodic-flush.ts';
+
+export type AuditEntry = Insertable<AuditLogTable>;
+
+const BATCH_ROWS = 500;
+const FLUSH_AT = 2000;
+
+export interface AuditTrail {
+  record(entry: AuditEntry): void;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createAuditTrail({ db, flushMs, log }: { db: Db; flushMs: number; log?: FastifyBaseLogger }): AuditTrail {
+  let buffer: AuditEntry[] = [];
+
+  async function write(): Promise<void> {
+    if (buffer.length === 0) return;
+    const batch = buffer;
+    buffer = [];
+    for (let i = 0; i < batch.length; i += BATCH_ROWS) {
+      await db.insertInto('audit_log').values(batch.slice(i, i + BATCH_ROWS)).execute();
+    }
+  }
+  const flusher = startPeriodicFlush('audit', flushMs, write, log);
+
+  return {
+    record(entry) {
+      buffer.push(entry);
+      if (buffer.length >= FLUSH_AT) void flusher.flushNow();
+    },
+    flush: () => flusher.flushNow(),
+    close: () => flusher.stop(),
+  };
+}
+
+/** Records every call under `/api/v1/` when its response has been sent. */
+export function installAudit(app: FastifyInstance, trail: AuditTrail, clock: Clock): void {
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.url.startsWith('/api/v1/')) {
+      const principal = request.principal;
+      trail.record({
+        request_id: request.id,
+        key_id: principal?.kind === 'api_key' ? principal.keyId : null,
+        bot_id: principal && 'botId' in principal ? principal.botId : null,
+        account_id: principal?.accountId ?? null,
+        method: request.method,
+        endpoint: request.routeOptions.url ?? request.url.split('?')[0]!.slice(0, 200),
+        ip: request.ip,
+        status_code: reply.statusCode,
+        latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
+        created_at: isoAt(clock.now()),
+      });
+    }
+    done();
+  });
+}

@@ -1,0 +1,153 @@
+/**
+ * The one authentication layer. Each route declares what it accepts (`config.auth`); this hook
+ * resolves the caller from its credential, then enforces kind, scope and the credential's own
+ * checks (an API key's IP allowlist), and runs the post-authentication steps (per-credential rate
+ * limit, usage counting). Features add credential kinds by registering resolvers.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ForbiddenError, UnauthorizedError } from '../errors.ts';
+import { hasScope, type Principal, type PrincipalKind, type Scope } from './principal.ts';
+
+export interface AuthRequirement {
+  accepts: readonly PrincipalKind[];
+  scope?: Scope;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthRequirement;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+    /** True when the dashboard session came from the cookie rather than a bearer header. */
+    viaCookie: boolean;
+  }
+}
+
+/** Turns a presented credential into a principal, or null when it is unknown, expired or revoked. */
+export interface CredentialResolver {
+  /** Cheap test of the credential's shape (usually its prefix). */
+  matches(credential: string): boolean;
+  resolve(credential: string, request: FastifyRequest): Promise<Principal | null>;
+  /** What a caller is told when the credential does not resolve. */
+  invalidDetail: string;
+  /** Checks beyond scope, e.g. the key's IP allowlist; throws a domain error to refuse. */
+  authorize?(principal: Principal, request: FastifyRequest): void;
+}
+
+export type AfterAuthenticate = (principal: Principal, request: FastifyRequest) => Promise<void> | void;
+
+export const SESSION_COOKIE = 'parley_session';
+
+/** Requirement for `/api/v1/*` routes: an API key or an OAuth token holding `scope`. */
+export function apiAccess(scope: Scope): AuthRequirement {
+  return { accepts: ['api_key', 'oauth'], scope };
+}
+
+/** Requirement for dashboard routes: a signed-in user. */
+export const dashboardAccess: AuthRequirement = { accepts: ['dashboard'] };
+
+const KIND_NAMES: Record<PrincipalKind, string> = {
+  api_key: 'an API key',
+  oauth: 'an OAuth access token',
+  dashboard: 'a dashboard session',
+  widget: 'a bot id',
+};
+
+function describeKinds(kinds: readonly PrincipalKind[]): string {
+  const names = kinds.map((k) => KIND_NAMES[k]);
+  return names.length <= 1 ? (names[0] ?? 'a credential') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+}
+
+/** The bearer credential of a request, if any. */
+export function bearerOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+export interface AuthLayer {
+  addResolver(resolver: CredentialResolver): void;
+  afterAuthenticate(step: AfterAuthenticate): void;
+}
+
+/** Installs the authentication hook on the root instance. */
+export function installAuth(app: FastifyInstance, options: { publicUrl: string }): AuthLayer {
+  const resolvers: CredentialResolver[] = [];
+  const afterSteps: AfterAuthenticate[] = [];
+  const publicOrigin = new URL(options.publicUrl).origin;
+
+  app.decorateRequest('principal', null);
+  app.decorateRequest('viaCookie', false);
+
+  app.addHook('onRequest', async (request) => {
+    const requirement = request.routeOptions.config.auth;
+    if (!requirement) return;
+
+    let credential = bearerOf(request);
+    if (!credential && request.headers.authorization) {
+      throw new UnauthorizedError('Malformed Authorization header: expected "Bearer <credential>"');
+    }
+    if (!credential && requirement.accepts.includes('dashboard')) {
+      credential = request.cookies?.[SESSION_COOKIE];
+      if (credential) request.viaCookie = true;
+    }
+    if (!credential) {
+      throw new UnauthorizedError(`Missing credential: this endpoint needs ${describeKinds(requirement.accepts)} as "Authorization: Bearer <credential>"`);
+    }
+
+    const resolver = resolvers.find((r) => r.matches(credential));
+    if (!resolver) throw new UnauthorizedError(`Invalid credential: this endpoint needs ${describeKinds(requirement.accepts)}`);
+    const principal = await resolver.resolve(credential, request);
+    if (!principal) throw new UnauthorizedError(resolver.invalidDetail);
+    if (!requirement.accepts.includes(principal.kind)) {
+      throw new UnauthorizedError(`This endpoint needs ${describeKinds(requirement.accepts)}, not ${KIND_NAMES[principal.kind]}`);
+    }
+    if (requirement.scope && 'scopes' in principal && !hasScope(principal.scopes, requirement.scope)) {
+      throw new ForbiddenError(`This credential lacks the '${requirement.scope}' scope`);
+    }
+    resolver.authorize?.(principal, request);
+    if (request.viaCookie && !isSafeMethod(request.method)) assertSameOrigin(request, publicOrigin);
+
+    request.principal = principal;
+    for (const step of afterSteps) await step(principal, request);
+  });
+
+  return {
+    addResolver: (resolver) => void resolvers.push(resolver),
+    afterAuthenticate: (step) => void afterSteps.push(step),
+  };
+}
+
+function isSafeMethod(method: string): boolean {
+  return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+}
+
+/**
+ * CSRF defence for cookie-authenticated writes: the browser's Origin (or Referer) must be this
+ * service. Bearer-authenticated requests need no such check (a browser never adds the header).
+ */
+function assertSameOrigin(request: FastifyRequest, publicOrigin: string): void {
+  const source = request.headers.origin ?? request.headers.referer;
+  if (!source) throw new ForbiddenError('Cross-site request refused: missing Origin header');
+  let origin: string;
+  try {
+    origin = new URL(source).origin;
+  } catch {
+    throw new ForbiddenError('Cross-site request refused: invalid Origin header');
+  }
+  const hostOrigin = `${request.protocol}://${request.headers.host ?? ''}`;
+  if (origin !== publicOrigin && origin !== hostOrigin) {
+    throw new ForbiddenError('Cross-site request refused: Origin does not match this service');
+  }
+}
+
+/** The principal of an authenticated route, narrowed to `kind`; fails closed if a route forgot to require it. */
+export function principalOf<K extends PrincipalKind>(request: FastifyRequest, kind: K): Extract<Principal, { kind: K }>;
+export function principalOf(request: FastifyRequest): Principal;
+export function principalOf(request: FastifyRequest, kind?: PrincipalKind): Principal {
+  const principal = request.principal;
+  if (!principal || (kind && principal.kind !== kind)) throw new UnauthorizedError('Not authenticated');
+  return principal;
+}

@@ -1,0 +1,57 @@
+/** Who is calling: the one shape every authenticated request carries as `request.principal`. */
+
+export const SCOPES = ['chat', 'read', 'write', 'admin'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const ROLES = ['owner', 'admin', 'agent'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const TABS = ['inbox', 'knowledge', 'customizer', 'settings', 'voice_agent', 'team', 'billing', 'byok', 'webhooks'] as const;
+export type Tab = (typeof TABS)[number];
+
+/** A bot-scoped API key (`parley_sk_…`). */
+export interface ApiKeyPrincipal {
+  kind: 'api_key';
+  /** What the per-credential rate limit and usage counters are keyed on. */
+  credentialId: string;
+  keyId: string;
+  botId: string;
+  accountId: string;
+  scopes: readonly Scope[];
+}
+
+/** A signed-in dashboard user (`parley_ds_…`, bearer or cookie). */
+export interface DashboardPrincipal {
+  kind: 'dashboard';
+  sessionId: string;
+  userId: string;
+  accountId: string;
+  role: Role;
+  tabs: readonly Tab[];
+}
+
+/** An OAuth2 access token acting for an account (`parley_oat_…`). */
+export interface OAuthPrincipal {
+  kind: 'oauth';
+  credentialId: string;
+  tokenId: string;
+  clientId: string;
+  userId: string;
+  accountId: string;
+  scopes: readonly Scope[];
+}
+
+/** Widget public access: the bot id is the credential. */
+export interface WidgetPrincipal {
+  kind: 'widget';
+  botId: string;
+  accountId: string;
+}
+
+export type Principal = ApiKeyPrincipal | DashboardPrincipal | OAuthPrincipal | WidgetPrincipal;
+export type PrincipalKind = Principal['kind'];
+
+/** True when the granted scopes satisfy `needed` (`admin` satisfies every scope). */
+export function hasScope(granted: readonly Scope[], needed: Scope): boolean {
+  return granted.includes(needed) || granted.includes('admin');
+}

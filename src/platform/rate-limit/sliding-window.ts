@@ -1,0 +1,132 @@
+/**
+ * True sliding-window rate limiting: a request is allowed when fewer than `limit` requests were
+ * allowed in the `windowMs` before it. Each allowed request is remembered until it ages out, so
+ * the window slides with every request (no fixed buckets).
+ */
+import type { Redis } from 'ioredis';
+
+export interface WindowDecision {
+  allowed: boolean;
+  /** Allowed requests in the window, this one included when allowed. */
+  count: number;
+  /** Milliseconds until the oldest counted request leaves the window. */
+  resetInMs: number;
+}
+
+export interface SlidingWindowStore {
+  /** Counts one request against `key` if the window has room; atomic per key. */
+  hit(key: string, limit: number, windowMs: number, now: number): Promise<WindowDecision>;
+  /** Requests counted in the window, without adding one. */
+  count(key: string, windowMs: number, now: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Timestamps in arrival order, dropped from the front as they age out. */
+class TimestampQueue {
+  private items: number[] = [];
+  private head = 0;
+
+  prune(cutoff: number): void {
+    const items = this.items;
+    let head = this.head;
+    while (head < items.length && items[head]! <= cutoff) head++;
+    if (head > 1024 && head * 2 > items.length) {
+      this.items = items.slice(head);
+      head = 0;
+    }
+    this.head = head;
+  }
+  get size(): number {
+    return this.items.length - this.head;
+  }
+  get oldest(): number | undefined {
+    return this.items[this.head];
+  }
+  push(at: number): void {
+    this.items.push(at);
+  }
+}
+
+/** The in-process store (one instance). Idle keys are swept periodically. */
+export function createMemoryWindowStore(sweepEveryMs = 60_000): SlidingWindowStore {
+  const windows = new Map<string, { queue: TimestampQueue; windowMs: number; lastAt: number }>();
+  const sweeper = setInterval(() => {
+    const now = Date.now();
+    for (const [key, entry] of windows) if (now - entry.lastAt > entry.windowMs * 2) windows.delete(key);
+  }, sweepEveryMs);
+  sweeper.unref();
+
+  return {
+    async hit(key, limit, windowMs, now) {
+      let entry = windows.get(key);
+      if (!entry) {
+        entry = { queue: new TimestampQueue(), windowMs, lastAt: now };
+        windows.set(key, entry);
+      }
+      entry.lastAt = Date.now();
+      const { queue } = entry;
+      queue.prune(now - windowMs);
+      if (queue.size < limit) {
+        queue.push(now);
+        return { allowed: true, count: queue.size, resetInMs: queue.oldest! + windowMs - now };
+      }
+      return { allowed: false, count: queue.size, resetInMs: queue.oldest! + windowMs - now };
+    },
+    async count(key, windowMs, now) {
+      const entry = windows.get(key);
+      if (!entry) return 0;
+      entry.queue.prune(now - windowMs);
+      return entry.queue.size;
+    },
+    async close() {
+      clearInterval(sweeper);
+      windows.clear();
+    },
+  };
+}
+
+// One script per check keeps the read-decide-write atomic across instances.
+const HIT_SCRIPT = `
+local key = KEYS[1]
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+local count = redis.call('ZCARD', key)
+if count < limit then
+  local seq = redis.call('INCR', key .. ':seq')
+  redis.call('PEXPIRE', key .. ':seq', window)
+  redis.call('ZADD', key, now, now .. '-' .. seq)
+  redis.call('PEXPIRE', key, window)
+  count = count + 1
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  return {1, count, tonumber(oldest[2]) + window - now}
+end
+local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+return {0, count, tonumber(oldest[2]) + window - now}
+`;
+
+const COUNT_SCRIPT = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[2]))
+return redis.call('ZCARD', KEYS[1])
+`;
+
+/** The Redis store: one sorted set per key, shared by every instance. */
+export function createRedisWindowStore(redis: Redis, prefix: string): SlidingWindowStore {
+  redis.defineCommand('parleyWindowHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  redis.defineCommand('parleyWindowCount', { numberOfKeys: 1, lua: COUNT_SCRIPT });
+  const commands = redis as unknown as {
+    parleyWindowHit(key: string, now: number, window: number, limit: number): Promise<[number, number, number]>;
+    parleyWindowCount(key: string, now: number, window: number): Promise<number>;
+  };
+  return {
+    async hit(key, limit, windowMs, now) {
+      const [allowed, count, resetInMs] = await commands.parleyWindowHit(`${prefix}rl:${key}`, now, windowMs, limit);
+      return { allowed: allowed === 1, count, resetInMs };
+    },
+    async count(key, windowMs, now) {
+      return commands.parleyWindowCount(`${prefix}rl:${key}`, now, windowMs);
+    },
+    async close() {},
+  };
+}

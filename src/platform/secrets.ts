@@ -1,0 +1,35 @@
+/** Credentials: generation with a recognisable prefix, hashing for storage, constant-time comparison. */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const CREDENTIAL_PREFIX = {
+  apiKey: 'parley_sk_',
+  accessToken: 'parley_oat_',
+  refreshToken: 'parley_ort_',
+  dashboardSession: 'parley_ds_',
+  webhookSecret: 'parley_whsec_',
+  catalogSecret: 'parley_catsec_',
+  clientSecret: 'parley_cs_',
+  invitation: 'parley_inv_',
+} as const;
+
+/** A new secret: the prefix then 32 random bytes in base64url. */
+export function generateCredential(prefix: string): string {
+  return prefix + randomBytes(32).toString('base64url');
+}
+
+/** SHA-256 hex digest: how credentials are stored and looked up. */
+export function hashCredential(credential: string): string {
+  return createHash('sha256').update(credential).digest('hex');
+}
+
+/** Compares two strings without leaking where they differ. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  if (left.length !== right.length) {
+    // Compare anyway so the time does not reveal the length check alone.
+    timingSafeEqual(left, left);
+    return false;
+  }
+  return timingSafeEqual(left, right);
+}

@@ -1,0 +1,45 @@
+/**
+ * Schema validation: bodies are checked strictly (a wrong type is a 400, never coerced), while
+ * query strings, path params and headers are coerced from their string form.
+ */
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerceTypes: boolean | 'array'): Ajv {
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+const bodyAjv = makeAjv(false);
+const paramAjv = makeAjv('array');
+
+/** Fastify validator compiler that picks the Ajv instance by the part of the request. */
+export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : paramAjv;
+  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<any>>;
+};
+
+/** A readable message that names the offending field, from Ajv's first error. */
+export function describeValidationError(errors: ErrorObject[], context: string | undefined): string {
+  const error = errors[0];
+  if (!error) return 'Invalid request';
+  const where = context === 'querystring' ? 'query parameter' : context === 'params' ? 'path parameter' : 'field';
+  const path = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  switch (error.keyword) {
+    case 'required': {
+      const missing = (error.params as { missingProperty: string }).missingProperty;
+      const name = path ? `${path}.${missing}` : missing;
+      return `${where} '${name}' is required`;
+    }
+    case 'additionalProperties': {
+      const extra = (error.params as { additionalProperty: string }).additionalProperty;
+      return `${where} '${path ? `${path}.` : ''}${extra}' is not allowed`;
+    }
+    default:
+      return path ? `${where} '${path}' ${error.message ?? 'is invalid'}` : `request ${context ?? 'body'} ${error.message ?? 'is invalid'}`;
+  }
+}

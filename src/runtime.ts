@@ -1,0 +1,48 @@
+/**
+ * The process's connections to the outside: database, Redis, rate-limit store and bus. The entry
+ * point and the tests open one and hand it to `buildApp`.
+ */
+import { Redis } from 'ioredis';
+import type { Config } from './config/config.ts';
+import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { createLocalBus, createRedisBus, type Bus } from './platform/bus.ts';
+import { systemClock, type Clock } from './platform/clock.ts';
+import { createMemoryWindowStore, createRedisWindowStore, type SlidingWindowStore } from './platform/rate-limit/sliding-window.ts';
+
+export interface Runtime {
+  config: Config;
+  clock: Clock;
+  database: DatabaseHandle;
+  redis?: Redis;
+  windowStore: SlidingWindowStore;
+  bus: Bus;
+  /** Resolves when every backing service answers; rejects otherwise. */
+  checkReady(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
+  const database = await openDatabase(config);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+  const windowStore = redis ? createRedisWindowStore(redis, config.redisPrefix) : createMemoryWindowStore();
+  const bus = redis ? createRedisBus(redis, config.redisPrefix) : createLocalBus();
+
+  return {
+    config,
+    clock,
+    database,
+    redis,
+    windowStore,
+    bus,
+    async checkReady() {
+      await database.dialect.ping(database.db);
+      if (redis && (await redis.ping()) !== 'PONG') throw new Error('Redis did not answer PONG');
+    },
+    async close() {
+      await bus.close();
+      await windowStore.close();
+      redis?.disconnect();
+      await database.close();
+    },
+  };
+}
