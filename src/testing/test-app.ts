@@ -58,6 +58,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     PARLEY_SIGNUP: 'open',
     PARLEY_PASSWORD_HASH_COST: '10',
     PARLEY_AUDIT_FLUSH_MS: '50',
+    // Tests share one client address and a frozen clock; the rate-limit tests set real limits.
+    PARLEY_RATE_IP_PER_MIN: '100000',
+    PARLEY_RATE_KEY_PER_MIN: '100000',
     ...(usingPostgres && {
       DATABASE_URL: process.env.TEST_DATABASE_URL!,
       DATABASE_SCHEMA: shared?.DATABASE_SCHEMA ?? `t_${suffix}`,
