@@ -21,9 +21,16 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(config: Config, clock: Clock = systemClock): Promise<Runtime> {
+export async function openRuntime(config: Config, clock: Clock = systemClock, log: (message: string) => void = console.error): Promise<Runtime> {
   const database = await openDatabase(config);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  let lastRedisError = '';
+  redis?.on('error', (err: Error) => {
+    // Report each distinct outage once rather than on every reconnection attempt.
+    if (err.message !== lastRedisError) log(`redis: ${err.message}`);
+    lastRedisError = err.message;
+  });
+  redis?.on('ready', () => (lastRedisError = ''));
   const windowStore = redis ? createRedisWindowStore(redis, config.redisPrefix) : createMemoryWindowStore();
   const bus = redis ? createRedisBus(redis, config.redisPrefix) : createLocalBus();
 

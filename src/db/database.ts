@@ -31,7 +31,7 @@ pg.types.setTypeParser(20, (value) => Number(value));
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   const handle = options.databaseUrl ? await openPostgres(options) : openSqlite(options.dataDir);
-  await migrate(handle.db);
+  await migrate(handle.db, options.databaseUrl ? options.databaseSchema : undefined);
   return handle;
 }
 
@@ -66,8 +66,9 @@ async function openPostgres(options: DatabaseOptions): Promise<DatabaseHandle> {
   return { db, dialect: dialectSeam('postgres'), close: () => db.destroy() };
 }
 
-async function migrate(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+async function migrate(db: Db, schema: string | undefined): Promise<void> {
+  // Naming the schema keeps Kysely from mistaking another schema's migration tables for ours.
+  const migrator = new Migrator({ db, provider: migrationProvider, ...(schema && { migrationTableSchema: schema }) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -33,7 +33,11 @@ export function createLocalBus(): Bus {
 
 /** A bus over Redis pub/sub: every instance sharing the Redis (and prefix) hears every message. */
 export function createRedisBus(publisher: Redis, prefix: string): Bus {
-  const subscriber = publisher.duplicate();
+  // No ready check: its INFO command is refused once the connection is in subscriber mode.
+  const subscriber = publisher.duplicate({ enableReadyCheck: false });
+  subscriber.on('error', () => {
+    // Reconnection is automatic; the publisher's error handler reports the outage.
+  });
   const local = new EventEmitter();
   local.setMaxListeners(0);
   const counts = new Map<string, number>();

@@ -103,7 +103,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     async close() {
       await app.close();
-      await runtime.close();
+      // A test may already have closed part of the runtime on purpose (e.g. the database).
+      await runtime.close().catch(() => {});
       if (!shared) {
         if (usingPostgres) await dropPostgresSchema(env.DATABASE_URL!, env.DATABASE_SCHEMA!);
         rmSync(dataDir, { recursive: true, force: true });
