@@ -217,3 +217,28 @@ describe('API keys', () => {
     });
   });
 });
+
+describe('scope narrowing', () => {
+  it('never lets a credential grant a scope it does not hold', async () => {
+    const { createKeyService } = await import('./keys.service.ts');
+    const { ForbiddenError } = await import('../../platform/errors.ts');
+    const t = await startTestApp();
+    try {
+      const { bot, key } = await botWithKey(t);
+      const { db } = t.runtime.database;
+      const keys = createKeyService({ db, clock: t.clock, bus: t.runtime.bus, flushMs: 1000 });
+      const owned = { id: bot.id, account_id: (await db.selectFrom('bots').select('account_id').where('id', '=', bot.id).executeTakeFirstOrThrow()).account_id };
+
+      await assert.rejects(keys.create(owned, { name: 'wider', scopes: ['write'] }, ['chat', 'read']), ForbiddenError);
+      await assert.rejects(keys.create(owned, { name: 'admin', scopes: ['admin'] }, ['chat', 'read', 'write']), ForbiddenError);
+      await assert.rejects(keys.update(bot.id, key.id, { scopes: ['chat', 'write'] }, ['chat', 'read']), ForbiddenError);
+      const narrower = await keys.create(owned, { name: 'narrower', scopes: ['read'] }, ['chat', 'read']);
+      assert.deepEqual(narrower.scopes, ['read']);
+      // With no scopes given, a new key gets the defaults, which must also be within the granter's.
+      await assert.rejects(keys.create(owned, { name: 'defaults' }, ['read']), ForbiddenError);
+      await keys.close();
+    } finally {
+      await t.close();
+    }
+  });
+});

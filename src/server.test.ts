@@ -1,0 +1,77 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { loadConfig } from './config/config.ts';
+import { dropPostgresSchema, openDatabase } from './db/database.ts';
+import { usingPostgres } from './testing/test-app.ts';
+
+/** The real entry point as a process: start, serve, and shut down gracefully on SIGTERM. */
+describe('server process', () => {
+  it('serves, refuses a bad configuration by name, and on SIGTERM finishes and flushes the audit log', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'parley-server-'));
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const schema = `srv_${randomBytes(5).toString('hex')}`;
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PARLEY_SIGNUP: 'open',
+      PARLEY_PASSWORD_HASH_COST: '10',
+      PARLEY_AUDIT_FLUSH_MS: '3600000',
+      ...(usingPostgres && { DATABASE_URL: process.env.TEST_DATABASE_URL!, DATABASE_SCHEMA: schema }),
+    };
+    try {
+      const bad = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: { ...env, PORT: 'not-a-port' } });
+      let badOutput = '';
+      bad.stderr.on('data', (chunk) => (badOutput += chunk));
+      const badCode = await new Promise((resolve) => bad.on('exit', resolve));
+      assert.equal(badCode, 1);
+      assert.match(badOutput, /PORT: expected an integer/);
+
+      const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env, stdio: 'ignore' });
+      const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
+      const base = `http://127.0.0.1:${port}`;
+      let up = false;
+      for (let i = 0; i < 100 && !up; i++) {
+        up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+        if (!up) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(up, 'the server answers /healthz');
+
+      const post = (path: string, body: unknown, token?: string) =>
+        fetch(base + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+          body: JSON.stringify(body),
+        }).then((r) => r.json() as Promise<any>);
+      const { token } = await post('/api/auth/signup', { email: 'server@example.com', password: 'long enough' });
+      const bot = await post('/api/dashboard/bots', { name: 'Bot' }, token);
+      const { key } = await post('/api/keys', { bot_id: bot.id, name: 'k' }, token);
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${base}/api/v1/bot`, { headers: { authorization: `Bearer ${key}`, 'x-request-id': `graceful-${i}` } });
+        assert.equal(res.status, 200);
+      }
+
+      server.kill('SIGTERM');
+      assert.equal(await exited, 0);
+
+      const handle = await openDatabase(loadConfig(env));
+      try {
+        const rows = await handle.db.selectFrom('audit_log').select('request_id').where('request_id', 'like', 'graceful-%').execute();
+        assert.equal(rows.length, 3, 'buffered audit entries were written on shutdown');
+      } finally {
+        await handle.close();
+      }
+    } finally {
+      if (usingPostgres) await dropPostgresSchema(process.env.TEST_DATABASE_URL!, schema);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
