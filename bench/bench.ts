@@ -1,0 +1,282 @@
+/**
+ * `npm run bench`: Parley's request overhead against a bare Fastify route.
+ *
+ * Starts a bare Fastify server and the real service (production mode, SQLite in a fresh temporary
+ * directory) as child processes, makes an account, a bot and an API key through the API, then
+ * measures each scenario with autocannon (an uncounted warm-up, then the measured run) and prints
+ * requests/s, p50 and p99 latency and the ratio to the bare route, the targets with PASS/FAIL, and
+ * a `BENCH_JSON {…}` line.
+ *
+ * Environment: BENCH_DURATION (measured seconds per scenario, default 10), BENCH_CONNECTIONS
+ * (default 32), BENCH_WARMUP (warm-up seconds, default 3).
+ *
+ * Exit code: 0 when the bench ran (a missed target only prints FAIL); 1 on an error, including
+ * any non-2xx response or connection error during a measured run.
+ *
+ * To add a scenario, append to SCENARIOS below.
+ */
+import { fileURLToPath } from 'node:url';
+import { cleanup, freePort, makeTempDir, measure, round, startServer, table, waitForHttp, type LoadResult } from './lib.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios.
+
+/** What the setup made through the API, for scenarios to use. */
+export interface Fixtures {
+  parleyUrl: string;
+  /** A dashboard session token (owner of the account). */
+  token: string;
+  accountId: string;
+  botId: string;
+  /** A `parley_sk_…` API key of the bot, with the default scopes (chat, read). */
+  key: string;
+  keyId: string;
+  /** A JSON request to Parley; throws unless the status is `expect`. */
+  api<T = any>(method: string, path: string, options?: { token?: string; body?: unknown; expect?: number }): Promise<T>;
+}
+
+type FromFixtures<T> = T | ((fixtures: Fixtures) => T);
+
+export interface Scenario {
+  name: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: FromFixtures<string>;
+  headers?: FromFixtures<Record<string, string>>;
+  /** Sent as JSON (with `content-type: application/json`). */
+  body?: FromFixtures<unknown>;
+  /** Runs once before the scenario's warm-up; may override path, headers or body (e.g. with data it made). */
+  setup?(fixtures: Fixtures): Promise<Partial<Pick<Scenario, 'path' | 'headers' | 'body'>> | void>;
+  /** Targets reported with PASS/FAIL (never failing the run). */
+  targets?: { minRatio?: number; maxP99Ms?: number };
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    // Authentication (key cache), per-IP and per-key rate limits, usage counting and audit are all on.
+    name: 'GET /api/v1/bot',
+    method: 'GET',
+    path: '/api/v1/bot',
+    headers: (f) => ({ authorization: `Bearer ${f.key}` }),
+    targets: { minRatio: 0.4, maxP99Ms: 10 },
+  },
+];
+
+const BARE_NAME = 'bare Fastify GET /bare';
+
+// ---------------------------------------------------------------------------------------------
+// Settings.
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const HOST = '127.0.0.1';
+
+function envNumber(name: string, fallback: number, min: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min) throw new Error(`${name}: expected a number of at least ${min}, got '${raw}'`);
+  return value;
+}
+
+/** The environment for a child: this one's, minus anything that would change Parley's setup. */
+function childEnv(extra: Record<string, string>): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (name.startsWith('PARLEY_')) continue;
+    if (['DATABASE_URL', 'DATABASE_SCHEMA', 'REDIS_URL', 'PUBLIC_URL'].includes(name)) continue;
+    env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run.
+
+interface Row {
+  name: string;
+  result: LoadResult;
+  ratio: number | null;
+  targets?: Scenario['targets'];
+}
+
+async function main(): Promise<void> {
+  const durationSec = envNumber('BENCH_DURATION', 10, 1);
+  const connections = Math.floor(envNumber('BENCH_CONNECTIONS', 32, 1));
+  const warmupSec = envNumber('BENCH_WARMUP', 3, 0);
+  const load = { connections, durationSec, warmupSec };
+
+  const [barePort, parleyPort] = await distinctFreePorts(2);
+  const dataDir = makeTempDir('parley-bench-');
+
+  const bare = startServer({
+    name: 'bare',
+    args: ['--import', 'tsx', 'bench/bare-server.ts'],
+    cwd: ROOT,
+    env: childEnv({ NODE_ENV: 'production', HOST, PORT: String(barePort) }),
+    url: `http://${HOST}:${barePort}`,
+  });
+  const parley = startServer({
+    name: 'parley',
+    args: ['--import', 'tsx', 'src/server.ts'],
+    cwd: ROOT,
+    env: childEnv({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST,
+      PORT: String(parleyPort),
+      DATA_DIR: dataDir,
+      PARLEY_SIGNUP: 'open',
+      PARLEY_RATE_KEY_PER_MIN: '100000000',
+      PARLEY_RATE_IP_PER_MIN: '100000000',
+    }),
+    url: `http://${HOST}:${parleyPort}`,
+  });
+  await Promise.all([waitForHttp(bare, '/bare'), waitForHttp(parley, '/healthz')]);
+
+  const fixtures = await makeFixtures(parley.url);
+
+  console.log(
+    `bench: ${connections} connections, ${warmupSec} s warm-up + ${durationSec} s measured per scenario ` +
+      `(bare pid ${bare.pid}, parley pid ${parley.pid}, node ${process.version})`,
+  );
+
+  const problems: string[] = [];
+  const checkClean = (name: string, r: LoadResult) => {
+    if (r.non2xx > 0) problems.push(`${name}: ${r.non2xx} non-2xx responses (${JSON.stringify(r.statusCodes)})`);
+    if (r.errors > 0) problems.push(`${name}: ${r.errors} connection errors (${r.timeouts} timeouts)`);
+    if (r.total === 0) problems.push(`${name}: no responses`);
+  };
+
+  console.log(`measuring ${BARE_NAME} …`);
+  const baseline = await measure({ url: `${bare.url}/bare`, method: 'GET' }, load);
+  checkClean(BARE_NAME, baseline);
+  const rows: Row[] = [{ name: BARE_NAME, result: baseline, ratio: null }];
+
+  for (const scenario of SCENARIOS) {
+    const overrides = (await scenario.setup?.(fixtures)) ?? {};
+    const resolved = { ...scenario, ...overrides };
+    const path = resolve(resolved.path, fixtures);
+    const headers = { ...(resolve(resolved.headers, fixtures) ?? {}) };
+    const body = resolve(resolved.body, fixtures);
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    console.log(`measuring ${scenario.name} …`);
+    const result = await measure(
+      { url: parley.url + path, method: scenario.method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+      load,
+    );
+    checkClean(scenario.name, result);
+    rows.push({ name: scenario.name, result, ratio: baseline.rps > 0 ? result.rps / baseline.rps : 0, targets: scenario.targets });
+  }
+
+  report(rows, load, problems);
+
+  await cleanup();
+  if (problems.length > 0) {
+    console.error(`bench: FAILED\n  - ${problems.join('\n  - ')}`);
+    process.exit(1);
+  }
+  process.exit(0);
+}
+
+function resolve<T>(value: FromFixtures<T> | undefined, fixtures: Fixtures): T | undefined {
+  return typeof value === 'function' ? (value as (f: Fixtures) => T)(fixtures) : value;
+}
+
+async function distinctFreePorts(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await freePort(HOST));
+  return [...ports];
+}
+
+/** An account (open sign-up), a bot and an API key, made through the real API. */
+async function makeFixtures(parleyUrl: string): Promise<Fixtures> {
+  async function api<T = any>(method: string, path: string, options: { token?: string; body?: unknown; expect?: number } = {}): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(parleyUrl + path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+    const text = await res.text();
+    const expect = options.expect ?? (method === 'POST' ? 201 : 200);
+    if (res.status !== expect) throw new Error(`setup: ${method} ${path} answered ${res.status} (expected ${expect}): ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  const email = `bench-${Date.now().toString(36)}@example.com`;
+  const signup = await api<{ token: string; account: { id: string } }>('POST', '/api/auth/signup', {
+    body: { email, password: 'bench correct horse battery' },
+  });
+  const bot = await api<{ id: string }>('POST', '/api/dashboard/bots', { token: signup.token, body: { name: 'Bench bot' } });
+  const key = await api<{ id: string; key: string }>('POST', '/api/keys', { token: signup.token, body: { bot_id: bot.id, name: 'bench key' } });
+  return { parleyUrl, token: signup.token, accountId: signup.account.id, botId: bot.id, key: key.key, keyId: key.id, api };
+}
+
+function report(rows: Row[], load: { connections: number; durationSec: number; warmupSec: number }, problems: string[]): void {
+  const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '-');
+  console.log('');
+  console.log(
+    table(
+      ['scenario', 'req/s (avg)', 'p50 ms', 'p99 ms', 'vs bare', 'non-2xx'],
+      rows.map((r) => [
+        r.name,
+        Math.round(r.result.rps).toString(),
+        ms(r.result.p50),
+        ms(r.result.p99),
+        r.ratio === null ? '-' : `${(r.ratio * 100).toFixed(1)}%`,
+        String(r.result.non2xx),
+      ]),
+      [false, true, true, true, true, true],
+    ),
+  );
+  console.log('');
+
+  const targets: { scenario: string; target: string; value: number; pass: boolean }[] = [];
+  for (const row of rows) {
+    if (row.ratio === null) continue;
+    console.log(`${row.name} / bare = ${(row.ratio * 100).toFixed(1)}%`);
+    const t = row.targets;
+    if (t?.minRatio !== undefined) {
+      const pass = row.ratio >= t.minRatio;
+      targets.push({ scenario: row.name, target: `ratio >= ${t.minRatio * 100}%`, value: round(row.ratio, 4), pass });
+      console.log(`  target: ratio >= ${t.minRatio * 100}% ........ ${(row.ratio * 100).toFixed(1)}%  ${pass ? 'PASS' : 'FAIL'}`);
+    }
+    if (t?.maxP99Ms !== undefined) {
+      const pass = row.result.p99 < t.maxP99Ms;
+      targets.push({ scenario: row.name, target: `p99 < ${t.maxP99Ms} ms at ${load.connections} connections`, value: round(row.result.p99, 3), pass });
+      console.log(`  target: p99 < ${t.maxP99Ms} ms at ${load.connections} connections ... ${ms(row.result.p99)} ms  ${pass ? 'PASS' : 'FAIL'}`);
+    }
+  }
+
+  const json = {
+    connections: load.connections,
+    warmup_sec: load.warmupSec,
+    duration_sec: load.durationSec,
+    node: process.version,
+    scenarios: rows.map((r) => ({
+      name: r.name,
+      rps: round(r.result.rps, 1),
+      p50_ms: round(r.result.p50, 3),
+      p99_ms: round(r.result.p99, 3),
+      mean_ms: round(r.result.mean, 3),
+      max_ms: round(r.result.max, 3),
+      requests: r.result.total,
+      non2xx: r.result.non2xx,
+      errors: r.result.errors,
+      timeouts: r.result.timeouts,
+      status_codes: r.result.statusCodes,
+      ratio_to_bare: r.ratio === null ? null : round(r.ratio, 4),
+    })),
+    targets,
+    ok: problems.length === 0,
+    problems,
+  };
+  console.log(`BENCH_JSON ${JSON.stringify(json)}`);
+}
+
+main().catch(async (err) => {
+  console.error('bench: error:', err instanceof Error ? err.message : err);
+  await cleanup();
+  process.exit(1);
+});
