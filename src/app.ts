@@ -11,6 +11,7 @@ import { installAuth } from './platform/auth/auth.ts';
 import { createRateLimiter } from './platform/rate-limit/rate-limiter.ts';
 import { installIpRateLimit } from './platform/rate-limit/rate-limit.hooks.ts';
 import { createAuditTrail, installAudit } from './platform/audit/audit-trail.ts';
+import { installOpenApi } from './platform/openapi.ts';
 import { createAuthService } from './features/auth/auth.service.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createTeamService } from './features/team/team.service.ts';
@@ -51,6 +52,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const auth = installAuth(app, { publicUrl: config.publicUrl });
   const audit = createAuditTrail({ db, flushMs: config.auditFlushMs, log: app.log });
   installAudit(app, audit, clock);
+  await installOpenApi(app, { publicUrl: config.publicUrl });
 
   // Features.
   const team = createTeamService({ db, clock });
