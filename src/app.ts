@@ -50,7 +50,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const limiter = createRateLimiter(runtime.windowStore, config.rateLimits, clock);
   installIpRateLimit(app, limiter);
   const auth = installAuth(app, { publicUrl: config.publicUrl });
-  const audit = createAuditTrail({ db, flushMs: config.auditFlushMs, log: app.log });
+  const audit = createAuditTrail({ appendRows: runtime.database.appendRows, flushMs: config.auditFlushMs, log: app.log });
   installAudit(app, audit, clock);
   await installOpenApi(app, { publicUrl: config.publicUrl });
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Insertable } from 'kysely';
 import type { Database } from './schema.ts';
 import { dialectSeam, type DialectSeam } from './dialect.ts';
 import { migrationProvider } from './migrations/index.ts';
@@ -16,6 +16,11 @@ export type Db = Kysely<Database>;
 export interface DatabaseHandle {
   db: Db;
   dialect: DialectSeam;
+  /**
+   * Appends many rows to a table as cheaply as the dialect allows: the write-behind buffers (audit
+   * log) use it. Rows of one call must share their columns.
+   */
+  appendRows<T extends keyof Database>(table: T, rows: Insertable<Database[T]>[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,7 +48,30 @@ function openSqlite(dataDir: string): DatabaseHandle {
   file.pragma('foreign_keys = ON');
   file.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
-  return { db, dialect: dialectSeam('sqlite'), close: () => db.destroy() };
+
+  // Building a multi-row insert through Kysely costs ~17 µs a row; a cached prepared statement in
+  // one transaction costs ~2. Holding Kysely's connection keeps this out of any open transaction.
+  const statements = new Map<string, SQLite.Statement>();
+  async function appendRows(table: string, rows: Record<string, unknown>[]): Promise<void> {
+    if (rows.length === 0) return;
+    const columns = Object.keys(rows[0]!);
+    const cacheKey = `${table}(${columns.join(',')})`;
+    let insert = statements.get(cacheKey);
+    if (!insert) {
+      const names = columns.map((c) => `"${c}"`).join(', ');
+      const params = columns.map((c) => `@${c}`).join(', ');
+      insert = file.prepare(`insert into "${table}" (${names}) values (${params})`);
+      statements.set(cacheKey, insert);
+    }
+    const statement = insert;
+    await db.connection().execute(async () => {
+      file.transaction(() => {
+        for (const row of rows) statement.run(row);
+      })();
+    });
+  }
+
+  return { db, dialect: dialectSeam('sqlite'), appendRows: appendRows as DatabaseHandle['appendRows'], close: () => db.destroy() };
 }
 
 async function openPostgres(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -63,7 +91,13 @@ async function openPostgres(options: DatabaseOptions): Promise<DatabaseHandle> {
     ...(schema ? { options: `-c search_path="${schema}"` } : {}),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: dialectSeam('postgres'), close: () => db.destroy() };
+  async function appendRows<T extends keyof Database>(table: T, rows: Insertable<Database[T]>[]): Promise<void> {
+    // PostgreSQL caps a statement at 65,535 parameters.
+    for (let i = 0; i < rows.length; i += 1000) {
+      await db.insertInto(table).values(rows.slice(i, i + 1000) as never).execute();
+    }
+  }
+  return { db, dialect: dialectSeam('postgres'), appendRows, close: () => db.destroy() };
 }
 
 async function migrate(db: Db, schema: string | undefined): Promise<void> {

@@ -2,16 +2,16 @@
  * The audit log of public API calls (interface.md section 5). Entries are buffered in memory and
  * written in batches off the request path; a graceful shutdown writes what is left.
  */
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Db } from '../../db/database.ts';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DatabaseHandle } from '../../db/database.ts';
 import type { Insertable } from 'kysely';
 import type { AuditLogTable } from '../../db/schema.ts';
 import { isoAt, type Clock } from '../clock.ts';
 import { startPeriodicFlush } from '../periodic-flush.ts';
+import { appendRouteHook } from '../route-hooks.ts';
 
 export type AuditEntry = Insertable<AuditLogTable>;
 
-const BATCH_ROWS = 500;
 const FLUSH_AT = 2000;
 
 export interface AuditTrail {
@@ -20,16 +20,14 @@ export interface AuditTrail {
   close(): Promise<void>;
 }
 
-export function createAuditTrail({ db, flushMs, log }: { db: Db; flushMs: number; log?: FastifyBaseLogger }): AuditTrail {
+export function createAuditTrail({ appendRows, flushMs, log }: { appendRows: DatabaseHandle['appendRows']; flushMs: number; log?: FastifyBaseLogger }): AuditTrail {
   let buffer: AuditEntry[] = [];
 
   async function write(): Promise<void> {
     if (buffer.length === 0) return;
     const batch = buffer;
     buffer = [];
-    for (let i = 0; i < batch.length; i += BATCH_ROWS) {
-      await db.insertInto('audit_log').values(batch.slice(i, i + BATCH_ROWS)).execute();
-    }
+    await appendRows('audit_log', batch);
   }
   const flusher = startPeriodicFlush('audit', flushMs, write, log);
 
@@ -43,24 +41,34 @@ export function createAuditTrail({ db, flushMs, log }: { db: Db; flushMs: number
   };
 }
 
-/** Records every call under `/api/v1/` when its response has been sent. */
+/** Records every call under `/api/v1/` (matched or not) when its response has been sent. */
 export function installAudit(app: FastifyInstance, trail: AuditTrail, clock: Clock): void {
+  function record(request: FastifyRequest, reply: FastifyReply, endpoint: string): void {
+    const principal = request.principal;
+    trail.record({
+      request_id: request.id,
+      key_id: principal?.kind === 'api_key' ? principal.keyId : null,
+      bot_id: principal && 'botId' in principal ? principal.botId : null,
+      account_id: principal?.accountId ?? null,
+      method: request.method,
+      endpoint,
+      ip: request.ip,
+      status_code: reply.statusCode,
+      latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
+      created_at: isoAt(clock.now()),
+    });
+  }
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/v1/')) return;
+    const endpoint = route.url;
+    appendRouteHook(route, 'onResponse', function auditCall(request: FastifyRequest, reply: FastifyReply, done: () => void) {
+      record(request, reply, endpoint);
+      done();
+    });
+  });
   app.addHook('onResponse', (request, reply, done) => {
-    if (request.url.startsWith('/api/v1/')) {
-      const principal = request.principal;
-      trail.record({
-        request_id: request.id,
-        key_id: principal?.kind === 'api_key' ? principal.keyId : null,
-        bot_id: principal && 'botId' in principal ? principal.botId : null,
-        account_id: principal?.accountId ?? null,
-        method: request.method,
-        endpoint: request.routeOptions.url ?? request.url.split('?')[0]!.slice(0, 200),
-        ip: request.ip,
-        status_code: reply.statusCode,
-        latency_ms: Math.round(reply.elapsedTime * 1000) / 1000,
-        created_at: isoAt(clock.now()),
-      });
-    }
+    if (request.is404 && request.url.startsWith('/api/v1/')) record(request, reply, request.url.split('?')[0]!.slice(0, 200));
     done();
   });
 }

@@ -1,11 +1,12 @@
 /**
- * The one authentication layer. Each route declares what it accepts (`config.auth`); this hook
- * resolves the caller from its credential, then enforces kind, scope and the credential's own
+ * The one authentication layer. Each route declares what it accepts (`config.auth`); the hook
+ * attached to it resolves the caller from its credential, then enforces kind, scope and the credential's own
  * checks (an API key's IP allowlist), and runs the post-authentication steps (per-credential rate
  * limit, usage counting). Features add credential kinds by registering resolvers.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../errors.ts';
+import { appendRouteHook } from '../route-hooks.ts';
 import { hasScope, type Principal, type PrincipalKind, type Scope } from './principal.ts';
 
 export interface AuthRequirement {
@@ -81,9 +82,7 @@ export function installAuth(app: FastifyInstance, options: { publicUrl: string }
   app.decorateRequest('principal', null);
   app.decorateRequest('viaCookie', false);
 
-  app.addHook('onRequest', async (request) => {
-    const requirement = request.routeOptions.config.auth;
-    if (!requirement) return;
+  async function authenticate(request: FastifyRequest, requirement: AuthRequirement): Promise<void> {
 
     let credential = bearerOf(request);
     if (!credential && request.headers.authorization) {
@@ -112,6 +111,14 @@ export function installAuth(app: FastifyInstance, options: { publicUrl: string }
 
     request.principal = principal;
     for (const step of afterSteps) await step(principal, request);
+  }
+
+  app.addHook('onRoute', (route) => {
+    const requirement = route.config?.auth;
+    if (!requirement) return;
+    appendRouteHook(route, 'onRequest', async function authenticateRoute(request: FastifyRequest) {
+      await authenticate(request, requirement);
+    });
   });
 
   return {

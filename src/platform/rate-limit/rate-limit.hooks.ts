@@ -1,18 +1,33 @@
-/** Applies the per-IP-per-endpoint limit to every route (unless it opts out with `config.rateLimit: false`). */
-import type { FastifyInstance } from 'fastify';
+/**
+ * Applies the per-IP-per-endpoint limit to every route (unless it opts out with
+ * `config.rateLimit: false`) and to unmatched requests. The hook is attached to each route when it
+ * is declared, with its endpoint name worked out once.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RateLimiter } from './rate-limiter.ts';
+import { appendRouteHook } from '../route-hooks.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** false: exempt from the per-IP limit (health checks). */
+    /** false: exempt from the per-IP limit (health checks, docs). */
     rateLimit?: boolean;
   }
 }
 
 export function installIpRateLimit(app: FastifyInstance, limiter: RateLimiter): void {
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config.rateLimit === false) return;
-    const endpoint = `${request.method} ${request.routeOptions.url ?? '(unmatched)'}`;
-    await limiter.checkIp(request.ip, endpoint);
+  const limitIp = (endpoint: string) =>
+    async function ipRateLimit(request: FastifyRequest, _reply: FastifyReply) {
+      await limiter.checkIp(request.ip, endpoint);
+    };
+
+  app.addHook('onRoute', (route) => {
+    if (route.config?.rateLimit === false) return;
+    const methods = Array.isArray(route.method) ? route.method.join(',') : route.method;
+    appendRouteHook(route, 'onRequest', limitIp(`${methods} ${route.url}`));
+  });
+
+  const unmatched = limitIp('(unmatched)');
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.is404) await unmatched(request, reply);
   });
 }
