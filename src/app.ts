@@ -76,7 +76,10 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     invalidDetail: 'Invalid or expired dashboard session',
   });
   auth.afterAuthenticate(async (principal) => {
-    if (principal.kind === 'api_key' || principal.kind === 'oauth') await limiter.checkCredential(principal.credentialId);
+    if (principal.kind === 'api_key' || principal.kind === 'oauth') {
+      const pending = limiter.checkCredential(principal.credentialId);
+      if (pending) await pending;
+    }
     if (principal.kind === 'api_key') usage.recordApiCall(principal.keyId, principal.botId);
   });
 

@@ -21,7 +21,15 @@ export class ManualClock implements Clock {
   }
 }
 
+let lastMs = Number.NaN;
+let lastIso = '';
+
 /** ISO 8601 UTC with milliseconds: the one timestamp format stored and returned. */
 export function isoAt(ms: number): string {
-  return new Date(ms).toISOString();
+  // Many requests share a millisecond under load; formatting dates is not free.
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }

@@ -4,7 +4,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
-import type { Clock } from '../../platform/clock.ts';
+import { isoAt, type Clock } from '../../platform/clock.ts';
 import { startPeriodicFlush } from '../../platform/periodic-flush.ts';
 import * as repo from './usage.repository.ts';
 
@@ -23,7 +23,7 @@ export function createUsageService({ db, clock, flushMs, log }: { db: Db; clock:
   let pending = new Map<string, repo.UsageIncrement>();
 
   function count(keyId: string, botId: string, field: 'messages' | 'api_calls'): void {
-    const day = new Date(clock.now()).toISOString().slice(0, 10);
+    const day = isoAt(clock.now()).slice(0, 10);
     const slot = `${keyId}|${day}`;
     let increment = pending.get(slot);
     if (!increment) {

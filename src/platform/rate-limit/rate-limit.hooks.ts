@@ -15,9 +15,17 @@ declare module 'fastify' {
 }
 
 export function installIpRateLimit(app: FastifyInstance, limiter: RateLimiter): void {
+  // Callback style: the in-process store decides synchronously, so no promise is made per request.
   const limitIp = (endpoint: string) =>
-    async function ipRateLimit(request: FastifyRequest, _reply: FastifyReply) {
-      await limiter.checkIp(request.ip, endpoint);
+    function ipRateLimit(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) {
+      let pending;
+      try {
+        pending = limiter.checkIp(request.ip, endpoint);
+      } catch (err) {
+        return done(err as Error);
+      }
+      if (pending) pending.then(() => done(), done);
+      else done();
     };
 
   app.addHook('onRoute', (route) => {
@@ -27,7 +35,8 @@ export function installIpRateLimit(app: FastifyInstance, limiter: RateLimiter): 
   });
 
   const unmatched = limitIp('(unmatched)');
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.is404) await unmatched(request, reply);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.is404) unmatched(request, reply, done);
+    else done();
   });
 }

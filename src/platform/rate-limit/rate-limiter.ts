@@ -2,17 +2,20 @@
 import type { RateLimits } from '../../config/config.ts';
 import type { Clock } from '../clock.ts';
 import { RateLimitedError } from '../errors.ts';
-import type { SlidingWindowStore } from './sliding-window.ts';
+import type { SlidingWindowStore, WindowDecision } from './sliding-window.ts';
 
 const WINDOW_MS = 60_000;
 
+/** Nothing when allowed at once (in-process store), a promise with a shared store; throws or rejects with RateLimitedError when refused. */
+export type LimitCheck = void | Promise<void>;
+
 export interface RateLimiter {
   /** Per API key (or OAuth token): PARLEY_RATE_KEY_PER_MIN. */
-  checkCredential(credentialId: string): Promise<void>;
+  checkCredential(credentialId: string): LimitCheck;
   /** Per client IP and endpoint: PARLEY_RATE_IP_PER_MIN. */
-  checkIp(ip: string, endpoint: string): Promise<void>;
+  checkIp(ip: string, endpoint: string): LimitCheck;
   /** Per visitor IP and bot on widget chat: PARLEY_RATE_WIDGET_PER_MIN. */
-  checkWidget(ip: string, botId: string): Promise<void>;
+  checkWidget(ip: string, botId: string): LimitCheck;
   /** Refuses a login attempt while this IP has too many recent failures. */
   assertLoginAllowed(ip: string): Promise<void>;
   /** Counts a failed login. */
@@ -20,10 +23,14 @@ export interface RateLimiter {
 }
 
 export function createRateLimiter(store: SlidingWindowStore, limits: RateLimits, clock: Clock): RateLimiter {
-  async function enforce(key: string, limit: number, detail: string): Promise<void> {
-    const decision = await store.hit(key, limit, WINDOW_MS, clock.now());
-    // The spec fixes Retry-After at 60; the window is 60 s, so that is always long enough.
+  // The spec fixes Retry-After at 60; the window is 60 s, so that is always long enough.
+  function decide(decision: WindowDecision, detail: string): void {
     if (!decision.allowed) throw new RateLimitedError(detail, 60);
+  }
+  function enforce(key: string, limit: number, detail: string): LimitCheck {
+    const decision = store.hit(key, limit, WINDOW_MS, clock.now());
+    if (decision instanceof Promise) return decision.then((d) => decide(d, detail));
+    decide(decision, detail);
   }
   return {
     checkCredential: (id) => enforce(`key:${id}`, limits.keyPerMin, `Rate limit exceeded (${limits.keyPerMin}/min per key)`),

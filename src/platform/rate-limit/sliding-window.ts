@@ -14,8 +14,8 @@ export interface WindowDecision {
 }
 
 export interface SlidingWindowStore {
-  /** Counts one request against `key` if the window has room; atomic per key. */
-  hit(key: string, limit: number, windowMs: number, now: number): Promise<WindowDecision>;
+  /** Counts one request against `key` if the window has room; atomic per key. (The in-process store answers synchronously.) */
+  hit(key: string, limit: number, windowMs: number, now: number): WindowDecision | Promise<WindowDecision>;
   /** Requests counted in the window, without adding one. */
   count(key: string, windowMs: number, now: number): Promise<number>;
   close(): Promise<void>;
@@ -57,7 +57,7 @@ export function createMemoryWindowStore(sweepEveryMs = 60_000): SlidingWindowSto
   sweeper.unref();
 
   return {
-    async hit(key, limit, windowMs, now) {
+    hit(key, limit, windowMs, now) {
       let entry = windows.get(key);
       if (!entry) {
         entry = { queue: new TimestampQueue(), windowMs, lastAt: now };
