@@ -122,7 +122,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretKey: read.optional('PARLEY_SECRET_KEY'),
     passwordHashCost: read.int('PARLEY_PASSWORD_HASH_COST', 16, 10, 20),
     dashboardSessionTtlSec: read.int('PARLEY_DASHBOARD_SESSION_TTL', 1209600, 60),
-    auditFlushMs: read.int('PARLEY_AUDIT_FLUSH_MS', 500, 10),
+    auditFlushMs: read.int('PARLEY_AUDIT_FLUSH_MS', 200, 10),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

@@ -103,6 +103,19 @@ function describeStore(name: string, makeStore: () => Promise<{ store: SlidingWi
       assert.equal(await store.count(key, 1000, t0 + 5000), 0);
     });
 
+    it('agrees with a naive sliding log on a random sequence of requests', async () => {
+      const key = `random-${Math.random()}`;
+      const allowed: number[] = [];
+      let now = 5_000_000;
+      for (let i = 0; i < 2000; i++) {
+        now += Math.floor(Math.random() * 60);
+        const expected = allowed.filter((at) => at > now - 1000).length < 20;
+        const decision = await store.hit(key, 20, 1000, now);
+        assert.equal(decision.allowed, expected, `request ${i} at ${now}`);
+        if (expected) allowed.push(now);
+      }
+    });
+
     it('does not count refused requests', async () => {
       const key = `refused-${Math.random()}`;
       assert.equal((await store.hit(key, 1, 1000, 0)).allowed, true);

@@ -21,29 +21,39 @@ export interface SlidingWindowStore {
   close(): Promise<void>;
 }
 
-/** Timestamps in arrival order, dropped from the front as they age out. */
+/**
+ * Timestamps in arrival order, dropped from the front as they age out: a ring buffer over a typed
+ * array, so a busy key with a high limit costs no per-request allocation and no array copying.
+ */
 class TimestampQueue {
-  private items: number[] = [];
+  private items = new Float64Array(16);
   private head = 0;
+  private length = 0;
 
   prune(cutoff: number): void {
     const items = this.items;
-    let head = this.head;
-    while (head < items.length && items[head]! <= cutoff) head++;
-    if (head > 1024 && head * 2 > items.length) {
-      this.items = items.slice(head);
-      head = 0;
+    const mask = items.length - 1;
+    while (this.length > 0 && items[this.head]! <= cutoff) {
+      this.head = (this.head + 1) & mask;
+      this.length--;
     }
-    this.head = head;
   }
   get size(): number {
-    return this.items.length - this.head;
+    return this.length;
   }
   get oldest(): number | undefined {
-    return this.items[this.head];
+    return this.length > 0 ? this.items[this.head] : undefined;
   }
   push(at: number): void {
-    this.items.push(at);
+    if (this.length === this.items.length) this.grow();
+    this.items[(this.head + this.length) & (this.items.length - 1)] = at;
+    this.length++;
+  }
+  private grow(): void {
+    const bigger = new Float64Array(this.items.length * 2);
+    for (let i = 0; i < this.length; i++) bigger[i] = this.items[(this.head + i) & (this.items.length - 1)]!;
+    this.items = bigger;
+    this.head = 0;
   }
 }
 
