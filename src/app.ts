@@ -58,6 +58,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const team = createTeamService({ db, clock });
   const accounts = createAuthService({
     db,
+    dialect: runtime.database.dialect,
     clock,
     signupMode: config.signup,
     passwordHashCost: config.passwordHashCost,
@@ -80,7 +81,10 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       const pending = limiter.checkCredential(principal.credentialId);
       if (pending) await pending;
     }
-    if (principal.kind === 'api_key') usage.recordApiCall(principal.keyId, principal.botId);
+    if (principal.kind === 'api_key') {
+      keys.markUsed(principal.keyId);
+      usage.recordApiCall(principal.keyId, principal.botId);
+    }
   });
 
   await app.register(healthRoutes({ checkReady: runtime.checkReady }));

@@ -13,6 +13,11 @@ export interface DialectSeam {
   readonly serialType: 'integer' | 'bigserial';
   /** A cheap query that proves the database answers. */
   ping(db: Kysely<any>): Promise<void>;
+  /**
+   * Serializes transactions that take the same named lock until they end. SQLite already runs one
+   * write transaction at a time; PostgreSQL takes a transaction-scoped advisory lock.
+   */
+  lockTransaction(trx: Kysely<any>, name: string): Promise<void>;
 }
 
 const sqlite: DialectSeam = {
@@ -22,6 +27,7 @@ const sqlite: DialectSeam = {
   async ping(db) {
     await sql`select 1`.execute(db);
   },
+  async lockTransaction() {},
 };
 
 const postgres: DialectSeam = {
@@ -30,6 +36,9 @@ const postgres: DialectSeam = {
   serialPrimaryKey: (col) => col.primaryKey(),
   async ping(db) {
     await sql`select 1`.execute(db);
+  },
+  async lockTransaction(trx, name) {
+    await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
   },
 };
 

@@ -1,6 +1,7 @@
 /** Sign-up, login, logout and dashboard sessions. */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
+import type { DialectSeam } from '../../db/dialect.ts';
 import type { SignupMode } from '../../config/config.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { isoAt } from '../../platform/clock.ts';
@@ -33,6 +34,7 @@ export interface InvitationClaimer {
 
 export interface AuthServiceDeps {
   db: Db;
+  dialect: DialectSeam;
   clock: Clock;
   signupMode: SignupMode;
   passwordHashCost: number;
@@ -43,7 +45,7 @@ export interface AuthServiceDeps {
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
-export function createAuthService({ db, clock, signupMode, passwordHashCost, sessionTtlSec, invitations, loginThrottle }: AuthServiceDeps) {
+export function createAuthService({ db, dialect, clock, signupMode, passwordHashCost, sessionTtlSec, invitations, loginThrottle }: AuthServiceDeps) {
   // Verified against when the email is unknown, so a failed login costs the same either way.
   const decoyHash = hashPassword(randomUUID(), passwordHashCost);
 
@@ -51,6 +53,7 @@ export function createAuthService({ db, clock, signupMode, passwordHashCost, ses
     const token = generateCredential(CREDENTIAL_PREFIX.dashboardSession);
     const now = clock.now();
     const expiresAt = isoAt(now + sessionTtlSec * 1000);
+    await repo.deleteExpiredSessions(db, isoAt(now));
     await repo.insertSession(db, {
       id: randomUUID(),
       token_hash: hashCredential(token),
@@ -62,11 +65,21 @@ export function createAuthService({ db, clock, signupMode, passwordHashCost, ses
     return { token, expiresAt };
   }
 
+  async function assertSelfSignupAllowed(conn: Db): Promise<void> {
+    if (signupMode === 'closed') throw new ForbiddenError('Sign-up is closed on this server');
+    if (signupMode === 'first' && (await repo.countUsers(conn)) > 0) {
+      throw new ForbiddenError('Sign-up is closed: ask an owner or admin of an account for an invitation');
+    }
+  }
+
   return {
     /** Creates a user who owns a new account, or who joins the inviting account. */
     async signup(input: SignupInput): Promise<AuthResult> {
       const email = input.email.trim().toLowerCase();
       const name = input.name?.trim() || email.split('@')[0]!;
+      // Refuse what can be refused before paying for the password hash; checked again below.
+      if (!input.invite_token) await assertSelfSignupAllowed(db);
+      if (await repo.findUserByEmail(db, email)) throw new ConflictError('A user with this email already exists');
       const passwordHash = await hashPassword(input.password, passwordHashCost);
       const nowIso = isoAt(clock.now());
       const userId = randomUUID();
@@ -79,10 +92,9 @@ export function createAuthService({ db, clock, signupMode, passwordHashCost, ses
           if (!invite) throw new ValidationError("field 'invite_token' is invalid, expired, or for another email");
           membership = { ...invite, accountName: (await repo.findAccountName(trx, invite.accountId)) ?? '' };
         } else {
-          if (signupMode === 'closed') throw new ForbiddenError('Sign-up is closed on this server');
-          if (signupMode === 'first' && (await repo.countUsers(trx)) > 0) {
-            throw new ForbiddenError('Sign-up is closed: ask an owner or admin of an account for an invitation');
-          }
+          // Two simultaneous "first" sign-ups must not both win.
+          await dialect.lockTransaction(trx, 'parley.signup');
+          await assertSelfSignupAllowed(trx);
           const accountId = randomUUID();
           const accountName = input.account_name?.trim() || `${name}'s account`;
           await repo.insertAccount(trx, { id: accountId, name: accountName, created_at: nowIso });

@@ -165,6 +165,20 @@ describe('accounts and dashboard sessions', () => {
       assert.equal((await t.request('GET', '/api/auth/me', { token: otherAdmin.token })).status, 401);
     });
 
+    it('keeps admins from granting what they do not have, and agents out of the member list', async () => {
+      const owner = await signUp(t);
+      const admin = await invite(owner, 'admin');
+      const agent = await invite(owner, 'agent');
+      const asAdmin = (body: Record<string, unknown>) => t.request('POST', '/api/dashboard/invitations', { token: admin.token, body: { email: uniqueEmail(), ...body } });
+      assert.equal((await asAdmin({ role: 'admin' })).status, 403);
+      assert.equal((await asAdmin({ role: 'agent', tabs: ['inbox', 'billing'] })).status, 403);
+      assert.equal((await asAdmin({ role: 'agent', tabs: ['inbox', 'knowledge'] })).status, 201);
+      const escalate = await t.request('PATCH', `/api/dashboard/members/${agent.userId}`, { token: admin.token, body: { tabs: ['inbox', 'byok'] } });
+      assert.equal(escalate.status, 403);
+      assert.equal((await t.request('GET', '/api/dashboard/members', { token: agent.token })).status, 403);
+      assert.equal((await t.request('POST', '/api/dashboard/invitations', { token: agent.token, body: { email: uniqueEmail(), role: 'agent' } })).status, 403);
+    });
+
     it('refuses an invitation token used twice or for another email', async () => {
       const owner = await signUp(t);
       const email = uniqueEmail('invitee');
@@ -186,10 +200,23 @@ describe('PARLEY_SIGNUP modes', () => {
       const first = await signUp(t);
       const second = await t.request('POST', '/api/auth/signup', { body: { email: uniqueEmail(), password: 'long enough' } });
       assert.equal(second.status, 403);
+      assert.match(second.body.detail, /invitation/);
       assert.equal(typeof second.body.detail, 'string');
       const email = uniqueEmail();
       const inv = await t.request('POST', '/api/dashboard/invitations', { token: first.token, body: { email, role: 'agent' } });
       assert.equal((await t.request('POST', '/api/auth/signup', { body: { email, password: 'long enough', invite_token: inv.body.token } })).status, 201);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('first: of simultaneous first sign-ups, exactly one wins', async () => {
+    const t = await startTestApp({ env: { PARLEY_SIGNUP: 'first' } });
+    try {
+      const attempts = await Promise.all(
+        Array.from({ length: 4 }, () => t.request('POST', '/api/auth/signup', { body: { email: uniqueEmail(), password: 'long enough' } })),
+      );
+      assert.deepEqual(attempts.map((r) => r.status).sort(), [201, 403, 403, 403]);
     } finally {
       await t.close();
     }

@@ -37,9 +37,10 @@ export interface BotServiceDeps {
 export type BotService = ReturnType<typeof createBotService>;
 
 const CACHE_LIMIT = 10_000;
+const CACHE_TTL_MS = 60_000;
 
 export function createBotService({ db, clock, bus, defaultModel, defaultMonthlyQuota }: BotServiceDeps) {
-  const cache = new Map<string, Bot>();
+  const cache = new Map<string, { bot: Bot; loadedAt: number }>();
   bus.subscribe(BOT_CHANGED, (message) => cache.delete((message as BotChanged).botId));
 
   async function announce(botId: string, deleted: boolean): Promise<void> {
@@ -89,13 +90,13 @@ export function createBotService({ db, clock, bus, defaultModel, defaultMonthlyQ
 
     /** A bot by id, from the cache when possible (key-bound and widget calls). */
     async get(botId: string): Promise<Bot> {
-      let bot = cache.get(botId);
-      if (!bot) {
-        bot = await repo.findBot(db, botId);
-        if (!bot) throw new NotFoundError('Bot not found');
-        if (cache.size >= CACHE_LIMIT) cache.clear();
-        cache.set(botId, bot);
-      }
+      const cached = cache.get(botId);
+      // Changes arrive over the bus at once; re-reading now and then bounds the harm of a lost message.
+      if (cached && clock.now() - cached.loadedAt <= CACHE_TTL_MS) return cached.bot;
+      const bot = await repo.findBot(db, botId);
+      if (!bot) throw new NotFoundError('Bot not found');
+      if (cache.size >= CACHE_LIMIT) cache.clear();
+      cache.set(botId, { bot, loadedAt: clock.now() });
       return bot;
     },
 

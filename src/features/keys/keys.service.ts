@@ -22,6 +22,7 @@ const KEYS_CHANGED = 'keys.changed';
 const DEFAULT_SCOPES: Scope[] = ['chat', 'read'];
 const VISIBLE_PREFIX_LENGTH = CREDENTIAL_PREFIX.apiKey.length + 6;
 const CACHE_LIMIT = 50_000;
+const CACHE_TTL_MS = 60_000;
 
 export interface KeyServiceDeps {
   db: Db;
@@ -37,6 +38,7 @@ export function createKeyService({ db, clock, bus, flushMs, log }: KeyServiceDep
   const byHash = new Map<string, ApiKeyPrincipal>();
   const lastUsed = new Map<string, string>();
   const allowlists = new WeakMap<Principal, (ip: string) => boolean>();
+  const loadedAt = new WeakMap<Principal, number>();
 
   function evict(predicate: (key: ApiKeyPrincipal) => boolean): void {
     for (const [hash, key] of byHash) if (predicate(key)) byHash.delete(hash);
@@ -136,6 +138,11 @@ export function createKeyService({ db, clock, bus, flushMs, log }: KeyServiceDep
       await announce(keyId);
     },
 
+    /** Notes that a key was used by an admitted request (written in the background). */
+    markUsed(keyId: string): void {
+      lastUsed.set(keyId, isoAt(clock.now()));
+    },
+
     /** Flushes buffered last-use times (before reading them, and on shutdown). */
     flush: () => lastUsedFlush.flushNow(),
     close: () => lastUsedFlush.stop(),
@@ -147,6 +154,11 @@ export function createKeyService({ db, clock, bus, flushMs, log }: KeyServiceDep
       async resolve(credential: string): Promise<Principal | null> {
         const hash = hashCredential(credential);
         let cached = byHash.get(hash);
+        // Changes arrive over the bus at once; re-reading now and then bounds the harm of a lost message.
+        if (cached && clock.now() - (loadedAt.get(cached) ?? 0) > CACHE_TTL_MS) {
+          byHash.delete(hash);
+          cached = undefined;
+        }
         if (!cached) {
           const key = await repo.findActiveKeyByHash(db, hash);
           if (!key) return null;
@@ -159,10 +171,10 @@ export function createKeyService({ db, clock, bus, flushMs, log }: KeyServiceDep
             scopes: key.scopes,
           };
           allowlists.set(cached, compileAllowlist(key.allowed_ips));
+          loadedAt.set(cached, clock.now());
           if (byHash.size >= CACHE_LIMIT) byHash.clear();
           byHash.set(hash, cached);
         }
-        lastUsed.set(cached.keyId, isoAt(clock.now()));
         return cached;
       },
       authorize(principal: Principal, request: FastifyRequest): void {

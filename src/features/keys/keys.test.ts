@@ -69,6 +69,13 @@ describe('API keys', () => {
       const afterUse = await t.request('GET', `/api/keys?bot_id=${bot.id}`, { token: owner.token });
       assert.equal(afterUse.body.keys[0].last_used_at, new Date(t.clock.now()).toISOString());
     });
+
+    it('does not count a refused request as a use', async () => {
+      const { owner, bot, key } = await botWithKey(t, { allowed_ips: ['192.0.2.1'] });
+      assert.equal((await t.request('GET', '/api/v1/bot', { token: key.key, headers: from('192.0.2.2') })).status, 403);
+      const list = await t.request('GET', `/api/keys?bot_id=${bot.id}`, { token: owner.token });
+      assert.equal(list.body.keys[0].last_used_at, null);
+    });
   });
 
   describe('authentication failures (401)', () => {

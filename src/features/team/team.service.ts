@@ -19,6 +19,13 @@ export function createTeamService({ db, clock }: { db: Db; clock: Clock }) {
     assertTab(user, 'team');
   }
 
+  /** Only the owner hands out the admin role, and nobody grants a tab they do not have. */
+  function assertCanGrant(user: DashboardPrincipal, role: Role | undefined, tabs: readonly Tab[] | undefined): void {
+    if (role === 'admin' && user.role !== 'owner') throw new ForbiddenError('Only the owner can make someone an admin');
+    const beyond = user.role === 'owner' ? undefined : tabs?.find((tab) => !user.tabs.includes(tab));
+    if (beyond) throw new ForbiddenError(`Cannot grant the ${beyond} tab: you do not have it`);
+  }
+
   async function requireMember(accountId: string, userId: string) {
     const member = await repo.findMember(db, accountId, userId);
     if (!member) throw new NotFoundError('Member not found');
@@ -35,6 +42,7 @@ export function createTeamService({ db, clock }: { db: Db; clock: Clock }) {
     /** Creates an invitation; its token (shown once) lets the invitee sign up into this account. */
     async invite(user: DashboardPrincipal, input: { email: string; role: 'admin' | 'agent'; tabs?: Tab[] }) {
       assertManager(user);
+      assertCanGrant(user, input.role, input.tabs ?? defaultTabs(input.role));
       const token = generateCredential(CREDENTIAL_PREFIX.invitation);
       const now = clock.now();
       const invitation = {
@@ -52,7 +60,10 @@ export function createTeamService({ db, clock }: { db: Db; clock: Clock }) {
       return { id: invitation.id, email: invitation.email, role: invitation.role, tabs: invitation.tabs, token, expires_at: invitation.expires_at };
     },
 
-    list: (user: DashboardPrincipal) => repo.listMembers(db, user.accountId),
+    list(user: DashboardPrincipal) {
+      assertTab(user, 'team');
+      return repo.listMembers(db, user.accountId);
+    },
 
     /** Changes a member's role or tabs; the owner cannot be changed, and only the owner grants admin. */
     async update(user: DashboardPrincipal, userId: string, changes: { role?: Exclude<Role, 'owner'>; tabs?: Tab[] }) {
@@ -63,6 +74,7 @@ export function createTeamService({ db, clock }: { db: Db; clock: Clock }) {
         throw new ForbiddenError('Only the owner can change an admin');
       }
       const tabs = changes.tabs ?? (changes.role && changes.role !== member.role ? defaultTabs(changes.role) : undefined);
+      assertCanGrant(user, changes.role, tabs);
       await repo.updateMember(db, user.accountId, userId, { role: changes.role, tabs });
       return requireMember(user.accountId, userId);
     },
