@@ -1,0 +1,88 @@
+/**
+ * The contract between retrieval, the answer engines (`parley-local` and the LLM providers) and the
+ * chat layer that streams answers to visitors.
+ */
+
+/** One passage of a bot's knowledge, as retrieval returns it (best first). */
+export interface RetrievedPassage {
+  passageId: string;
+  sourceId: string;
+  /** The source's name (its title): what `done.sources[].title` shows. */
+  sourceTitle: string;
+  /** The source's URL, or '' for text and uploaded sources. */
+  sourceUrl: string;
+  /** Heading path inside the source, e.g. "Billing > Refunds" ('' when none). */
+  heading: string;
+  text: string;
+  /** Higher is better; comparable only within one result list. */
+  score: number;
+}
+
+/** Full-text retrieval over one bot's passages (FTS5 on SQLite, tsvector on PostgreSQL). */
+export interface Retriever {
+  search(botId: string, query: string, limit: number): Promise<RetrievedPassage[]>;
+}
+
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** The bot settings an engine needs. */
+export interface AnswerBot {
+  id: string;
+  name: string;
+  welcome_message: string;
+  selected_model: string;
+  system_instructions: string;
+  /** Forced reply language code, or '' to mirror the visitor. */
+  response_language: string;
+  strict_mode: boolean;
+  lead_capture_enabled: boolean;
+}
+
+export interface AnswerRequest {
+  bot: AnswerBot;
+  /** The visitor's new message. */
+  question: string;
+  /** The session's earlier turns, oldest first (the new question not included). */
+  history: ChatTurn[];
+  /** Overrides the bot's response_language for this request ('' = mirror the visitor). */
+  responseLanguage?: string;
+  /** Text of documents attached in this session, for engines that can use it. */
+  attachments?: { name: string; mimeType: string; text?: string; imageUrl?: string }[];
+  /** Aborts a provider call (the engine must stop and throw). */
+  signal?: AbortSignal;
+}
+
+export interface AnswerSource {
+  title: string;
+  url: string;
+}
+
+/**
+ * An answer being produced: text chunks as they come, then the sources used. Iterating `chunks`
+ * throws an `AnswerError` when the engine fails; nothing partial is a complete answer then.
+ */
+export interface AnswerStream {
+  chunks: AsyncIterable<string>;
+  /** Resolves once `chunks` is exhausted. */
+  sources(): AnswerSource[];
+  /** The engine that answered, e.g. 'parley-local' or 'openai:gpt-4o-mini'. */
+  engine: string;
+}
+
+export interface AnswerEngine {
+  answer(request: AnswerRequest): Promise<AnswerStream>;
+}
+
+/** A provider failure (bad key, rate limit, time-out, broken stream): the chat layer reports it as 502 / `provider_error`. */
+export class AnswerError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'provider_error' | 'internal_error' = 'provider_error',
+  ) {
+    super(message);
+    this.name = 'AnswerError';
+  }
+}
