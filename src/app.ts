@@ -23,9 +23,13 @@ import { keyRoutes } from './features/keys/keys.routes.ts';
 import { createUsageService } from './features/usage/usage.service.ts';
 import { usageRoutes } from './features/usage/usage.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
+import { createKnowledgeService, type PageFetcher } from './features/knowledge/knowledge.service.ts';
+import { knowledgeRoutes } from './features/knowledge/knowledge.routes.ts';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
+  /** How pages are fetched for URL knowledge (the guarded fetcher by default; tests pass their own). */
+  fetchPage?: PageFetcher;
 }
 
 export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -69,6 +73,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const bots = createBotService({ db, clock, bus, defaultModel: accountDefaultModel(config.providers), defaultMonthlyQuota: config.monthlyMessages });
   const keys = createKeyService({ db, clock, bus, flushMs: config.auditFlushMs, log: app.log });
   const usage = createUsageService({ db, clock, flushMs: config.auditFlushMs, log: app.log });
+  const knowledge = createKnowledgeService({ db, dialect: runtime.database.dialect, clock, fetchPage: options.fetchPage, log: app.log });
 
   auth.addResolver(keys.resolver);
   auth.addResolver({
@@ -93,9 +98,11 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(botRoutes({ bots }));
   await app.register(keyRoutes({ keys, bots }));
   await app.register(usageRoutes({ usage }));
+  await app.register(knowledgeRoutes({ knowledge, bots }));
 
   // In-flight requests have finished when onClose runs: write what is buffered.
   app.addHook('onClose', async () => {
+    await knowledge.drain();
     await Promise.all([audit.close(), usage.close(), keys.close()]);
   });
 

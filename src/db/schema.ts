@@ -114,6 +114,39 @@ export interface UsageDailyTable {
   api_calls: number;
 }
 
+export interface KnowledgeSourcesTable {
+  id: string;
+  bot_id: string;
+  type: 'text' | 'url' | 'file';
+  name: string;
+  url: string | null;
+  status: 'trained' | 'ready' | 'processing' | 'failed';
+  /** Why a source failed, for the dashboard. */
+  status_detail: string | null;
+  content: string;
+  char_count: number;
+  crawl_schedule: 'hourly' | 'daily' | 'weekly' | null;
+  next_crawl_at: string | null;
+  last_crawled_at: string | null;
+  /** Which instance is (re)indexing the source, and until when. */
+  lease_owner: string | null;
+  lease_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KnowledgePassagesTable {
+  id: string;
+  source_id: string;
+  bot_id: string;
+  position: number;
+  /** The source's title when indexed. */
+  title: string;
+  /** Heading path, e.g. "Billing > Refunds". */
+  heading: string;
+  body: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
@@ -124,4 +157,6 @@ export interface Database {
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;
   usage_daily: UsageDailyTable;
+  knowledge_sources: KnowledgeSourcesTable;
+  knowledge_passages: KnowledgePassagesTable;
 }

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../config/config.ts';
 import { dropPostgresSchema } from '../db/database.ts';
 import { openRuntime, type Runtime } from '../runtime.ts';
-import { buildApp } from '../app.ts';
+import { buildApp, type AppOptions } from '../app.ts';
 import { ManualClock } from '../platform/clock.ts';
 
 export const usingPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -45,6 +45,7 @@ export interface TestAppOptions {
   /** Another test app whose database, data directory and Redis prefix this one shares (a second instance). */
   shareWith?: TestApp;
   clock?: ManualClock;
+  app?: AppOptions;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -73,7 +74,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   };
   const clock = options.clock ?? options.shareWith?.clock ?? new ManualClock(Date.now());
   const runtime = await openRuntime(loadConfig(env), clock);
-  const app = await buildApp(runtime);
+  const app = await buildApp(runtime, options.app);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

@@ -1,9 +1,11 @@
 /** Every migration, in order. One set serves SQLite and PostgreSQL. */
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-foundation.ts';
+import * as m0002 from './0002-knowledge.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
+  '0002-knowledge': m0002,
 };
 
 export const migrationProvider: MigrationProvider = {

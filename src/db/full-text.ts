@@ -1,0 +1,101 @@
+/**
+ * Full-text search over knowledge passages: SQLite FTS5 (porter, unicode61, BM25) on the embedded
+ * default, PostgreSQL tsvector + GIN (ts_rank_cd) otherwise. The only place the two differ in
+ * search; callers see one interface.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { DialectName } from './dialect.ts';
+
+export interface IndexedPassage {
+  id: string;
+  bot_id: string;
+  title: string;
+  heading: string;
+  body: string;
+}
+
+export interface PassageHit {
+  id: string;
+  score: number;
+}
+
+export interface FullText {
+  createIndex(db: Kysely<any>): Promise<void>;
+  dropIndex(db: Kysely<any>): Promise<void>;
+  /** Adds passages to the index (call in the transaction that inserts them). */
+  index(trx: Kysely<any>, passages: IndexedPassage[]): Promise<void>;
+  /** Removes a source's passages from the index (call before deleting them, in the same transaction). */
+  unindexSource(trx: Kysely<any>, sourceId: string): Promise<void>;
+  /** The bot's passages matching any of the terms, best first. */
+  search(db: Kysely<any>, botId: string, terms: string[], limit: number): Promise<PassageHit[]>;
+}
+
+/** Words safe to put in a full-text query of either dialect. */
+export function queryTerms(text: string): string[] {
+  const words = text.toLowerCase().normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words)].slice(0, 32);
+}
+
+const sqliteFullText: FullText = {
+  async createIndex(db) {
+    // bot_key is a column filter (one token per bot), so a query only reads the bot's rows.
+    await sql`create virtual table knowledge_fts using fts5(passage_id unindexed, bot_key, title, heading, body, tokenize = 'porter unicode61')`.execute(db);
+  },
+  async dropIndex(db) {
+    await sql`drop table if exists knowledge_fts`.execute(db);
+  },
+  async index(trx, passages) {
+    for (const p of passages) {
+      await sql`insert into knowledge_fts (passage_id, bot_key, title, heading, body) values (${p.id}, ${botKey(p.bot_id)}, ${p.title}, ${p.heading}, ${p.body})`.execute(trx);
+    }
+  },
+  async unindexSource(trx, sourceId) {
+    await sql`delete from knowledge_fts where passage_id in (select id from knowledge_passages where source_id = ${sourceId})`.execute(trx);
+  },
+  async search(db, botId, terms, limit) {
+    if (terms.length === 0) return [];
+    const match = `bot_key : ${botKey(botId)} AND (${terms.map((t) => `"${t}"`).join(' OR ')})`;
+    // bm25() is lower-is-better; the weights favour title and heading matches over body ones.
+    const { rows } = await sql<{ passage_id: string; rank: number }>`
+      select passage_id, bm25(knowledge_fts, 0, 0, 2.0, 1.5, 1.0) as rank
+      from knowledge_fts where knowledge_fts match ${match}
+      order by rank limit ${limit}`.execute(db);
+    return rows.map((r) => ({ id: r.passage_id, score: -r.rank }));
+  },
+};
+
+/** The bot id as one token (FTS5 splits on '-'), so a column filter selects the bot's rows only. */
+function botKey(botId: string): string {
+  return `b${botId.replace(/-/g, '')}`;
+}
+
+const postgresFullText: FullText = {
+  async createIndex(db) {
+    await sql`alter table knowledge_passages add column tsv tsvector generated always as (
+      setweight(to_tsvector('english', coalesce(title, '')), 'A') ||
+      setweight(to_tsvector('english', coalesce(heading, '')), 'B') ||
+      setweight(to_tsvector('english', coalesce(body, '')), 'C')) stored`.execute(db);
+    await sql`create index knowledge_passages_tsv on knowledge_passages using gin (tsv)`.execute(db);
+    await sql`create index knowledge_passages_bot on knowledge_passages (bot_id)`.execute(db);
+  },
+  async dropIndex(db) {
+    await sql`drop index if exists knowledge_passages_tsv`.execute(db);
+  },
+  // The generated column indexes rows as they are written.
+  async index() {},
+  async unindexSource() {},
+  async search(db, botId, terms, limit) {
+    if (terms.length === 0) return [];
+    const query = terms.join(' | ');
+    const { rows } = await sql<{ id: string; score: number }>`
+      select id, ts_rank_cd(tsv, q) as score
+      from knowledge_passages, to_tsquery('english', ${query}) q
+      where bot_id = ${botId} and tsv @@ q
+      order by score desc limit ${limit}`.execute(db);
+    return rows.map((r) => ({ id: r.id, score: Number(r.score) }));
+  },
+};
+
+export function fullTextFor(dialect: DialectName): FullText {
+  return dialect === 'sqlite' ? sqliteFullText : postgresFullText;
+}

@@ -1,0 +1,102 @@
+/**
+ * Splits a source's text into passages of a few hundred words, at headings first, then paragraphs,
+ * then sentences, keeping each passage's heading path.
+ */
+
+export interface Passage {
+  /** Heading path, e.g. "Shipping > International" ('' before the first heading). */
+  heading: string;
+  text: string;
+}
+
+const TARGET_WORDS = 220;
+const MAX_WORDS = 320;
+
+const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
+
+function wordCount(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}
+
+/** Sentences of a paragraph (a simple, language-neutral splitter). */
+export function splitSentences(paragraph: string): string[] {
+  return paragraph
+    .replace(/\s+/g, ' ')
+    .split(/(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"'“¿¡(])/u)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** Sections of markdown-like text: each heading starts one, with its path of parent headings. */
+function sections(text: string): { heading: string; paragraphs: string[] }[] {
+  const out: { heading: string; paragraphs: string[] }[] = [];
+  const path: string[] = [];
+  let current = { heading: '', paragraphs: [] as string[] };
+  let paragraph: string[] = [];
+  const endParagraph = () => {
+    if (paragraph.length > 0) current.paragraphs.push(paragraph.join('\n').trim());
+    paragraph = [];
+  };
+  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+    const heading = HEADING.exec(line);
+    if (heading) {
+      endParagraph();
+      if (current.paragraphs.length > 0) out.push(current);
+      const level = heading[1]!.length;
+      path.length = Math.min(path.length, level - 1);
+      path[level - 1] = heading[2]!;
+      current = { heading: path.filter(Boolean).join(' > '), paragraphs: [] };
+    } else if (line.trim() === '') {
+      endParagraph();
+    } else {
+      paragraph.push(line);
+    }
+  }
+  endParagraph();
+  if (current.paragraphs.length > 0) out.push(current);
+  return out;
+}
+
+/** Pieces of at most MAX_WORDS: a long paragraph is cut between sentences. */
+function pieces(paragraph: string): string[] {
+  if (wordCount(paragraph) <= MAX_WORDS) return [paragraph];
+  const out: string[] = [];
+  let current: string[] = [];
+  let words = 0;
+  for (const sentence of splitSentences(paragraph)) {
+    const n = wordCount(sentence);
+    if (words + n > TARGET_WORDS && current.length > 0) {
+      out.push(current.join(' '));
+      current = [];
+      words = 0;
+    }
+    current.push(sentence);
+    words += n;
+  }
+  if (current.length > 0) out.push(current.join(' '));
+  return out;
+}
+
+/** The passages of a text, in order. */
+export function chunkText(text: string): Passage[] {
+  const passages: Passage[] = [];
+  for (const section of sections(text)) {
+    let current: string[] = [];
+    let words = 0;
+    const flush = () => {
+      if (current.length > 0) passages.push({ heading: section.heading, text: current.join('\n\n') });
+      current = [];
+      words = 0;
+    };
+    for (const paragraph of section.paragraphs) {
+      for (const piece of pieces(paragraph)) {
+        const n = wordCount(piece);
+        if (words + n > TARGET_WORDS && current.length > 0) flush();
+        current.push(piece);
+        words += n;
+      }
+    }
+    flush();
+  }
+  return passages;
+}

@@ -1,0 +1,171 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { botWithKey, createKey } from '../../testing/factories.ts';
+import { createKnowledgeService } from './knowledge.service.ts';
+
+/** Retrieval over the app's database, as the answer engines see it. */
+function retrieverOf(t: TestApp) {
+  const { db, dialect } = t.runtime.database;
+  return createKnowledgeService({ db, dialect, clock: t.clock }).retriever;
+}
+
+const SOURCE_FIELDS = ['bot_id', 'char_count', 'content_preview', 'crawl_schedule', 'created_at', 'id', 'last_crawled_at', 'name', 'next_crawl_at', 'status', 'status_detail', 'title', 'type', 'url'];
+
+describe('knowledge: text sources', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  async function writer() {
+    const setup = await botWithKey(t, { scopes: ['chat', 'read', 'write'] });
+    return { ...setup, token: setup.key.key };
+  }
+
+  it('Form 1 text: 200, trained, searchable when the call returns', async () => {
+    const { bot, token } = await writer();
+    const res = await t.request('POST', '/api/v1/knowledge', {
+      token,
+      body: { type: 'text', name: 'Refund policy', content: '# Refunds\n\nRefunds are paid within 14 days to the original card.' },
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.success, true);
+    assert.equal(res.body.chars, undefined);
+    assert.deepEqual(Object.keys(res.body.source).sort(), SOURCE_FIELDS);
+    assert.equal(res.body.source.status, 'trained');
+    assert.equal(res.body.source.type, 'text');
+    assert.equal(res.body.source.name, 'Refund policy');
+    assert.equal(res.body.source.bot_id, bot.id);
+    assert.equal(res.body.source.char_count, '# Refunds\n\nRefunds are paid within 14 days to the original card.'.length);
+
+    const found = await retrieverOf(t).search(bot.id, 'how long do refunds take', 5);
+    assert.equal(found[0]?.sourceId, res.body.source.id);
+    assert.equal(found[0]?.sourceTitle, 'Refund policy');
+    assert.equal(found[0]?.heading, 'Refunds');
+  });
+
+  it('Form 2 text: 201 ready, title defaulting to the first 80 characters', async () => {
+    const { token } = await writer();
+    const content = 'Our support team answers every day from 8am to 8pm CET, including public holidays in Germany and Austria.';
+    const res = await t.request('POST', '/api/v1/knowledge', { token, body: { type: 'text', content, title: undefined } });
+    // Without name and without title a text body is Form 1, which needs a name.
+    assert.equal(res.status, 400);
+    assert.match(res.body.detail, /name/);
+
+    const titled = await t.request('POST', '/api/v1/knowledge', { token, body: { type: 'text', title: 'Hours', content } });
+    assert.equal(titled.status, 201);
+    assert.deepEqual(Object.keys(titled.body).sort(), ['id', 'message', 'status']);
+    assert.equal(titled.body.status, 'ready');
+
+    const untitled = await t.request('POST', '/api/v1/knowledge', { token, body: { type: 'text', title: '', content } });
+    assert.equal(untitled.status, 201);
+    const list = await t.request('GET', '/api/v1/knowledge', { token });
+    const source = list.body.sources.find((s: { id: string }) => s.id === untitled.body.id);
+    assert.equal(source.title, content.slice(0, 80));
+    assert.equal(source.content_preview, content);
+  });
+
+  it('refuses every Form 1 and Form 2 body error of section 7 with 400 naming the field', async () => {
+    const { token } = await writer();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ type: 'pdf', name: 'x', content: 'y' }, /type/],
+      [{ name: 'x', content: 'y' }, /type/],
+      [{ type: 'text', content: 'y' }, /name/],
+      [{ type: 'text', name: '   ', content: 'y' }, /name/],
+      [{ type: 'text', name: 'x' }, /content/],
+      [{ type: 'text', name: 'x', content: '' }, /content/],
+      [{ type: 'text', name: 'x', content: 'a'.repeat(100_001) }, /content.*100000/],
+      [{ type: 'url', name: 'x' }, /url/],
+      [{ type: 'url', name: 'x', url: '' }, /url/],
+      [{ type: 'url', name: 'x', url: 'not a url' }, /url/],
+      [{ type: 'url', name: 'x', url: 'ftp://example.com/file' }, /url/],
+      [{ type: 'text', title: 'x', content: 'a'.repeat(50_001) }, /content.*50000/],
+      [{ type: 'url', title: 'x', content: 'http://example.com/' }, /https/],
+      [{ type: 'url', content: 'https://' }, /content/],
+      [{ type: 'text', name: 42, content: 'y' }, /name/],
+    ];
+    for (const [body, field] of cases) {
+      const res = await t.request('POST', '/api/v1/knowledge', { token, body });
+      assert.equal(res.status, 400, JSON.stringify(body).slice(0, 80));
+      assert.match(res.body.detail, field, JSON.stringify(body).slice(0, 80));
+    }
+    assert.equal((await t.request('POST', '/api/v1/knowledge', { token, body: { type: 'text', name: 'x', content: 'a'.repeat(100_000) } })).status, 200);
+    assert.equal((await t.request('GET', '/api/v1/knowledge', { token })).body.total, 1);
+  });
+
+  it('lists all sources newest first, or one page; total always', async () => {
+    const { token } = await writer();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      t.clock.advance(1);
+      const res = await t.request('POST', '/api/v1/knowledge', { token, body: { type: 'text', name: `doc ${i}`, content: `content number ${i}` } });
+      ids.push(res.body.source.id);
+    }
+    const all = await t.request('GET', '/api/v1/knowledge', { token });
+    assert.deepEqual(all.body.sources.map((s: { id: string }) => s.id), [...ids].reverse());
+    assert.equal(all.body.total, 5);
+    const page = await t.request('GET', '/api/v1/knowledge?limit=2&offset=1', { token });
+    assert.deepEqual(page.body.sources.map((s: { id: string }) => s.id), [ids[3], ids[2]]);
+    assert.equal(page.body.total, 5);
+    for (const bad of ['limit=0', 'limit=201', 'offset=-1', 'limit=abc']) {
+      const res = await t.request('GET', `/api/v1/knowledge?${bad}`, { token });
+      assert.equal(res.status, 400, bad);
+    }
+  });
+
+  it('deletes a source permanently: 404 unknown, 403 another bot’s, and its content leaves retrieval', async () => {
+    const a = await writer();
+    const b = await writer();
+    const created = await t.request('POST', '/api/v1/knowledge', { token: a.token, body: { type: 'text', name: 'Secret', content: 'The warehouse code is ZEBRA-42.' } });
+    const id = created.body.source.id;
+    const search = () => retrieverOf(t).search(a.bot.id, 'warehouse code', 5);
+    assert.equal((await search()).length, 1);
+
+    const foreign = await t.request('DELETE', `/api/v1/knowledge/${id}`, { token: b.token });
+    assert.equal(foreign.status, 403);
+    assert.deepEqual(foreign.body, { detail: 'Source belongs to a different bot' });
+    const missing = await t.request('DELETE', '/api/v1/knowledge/00000000-0000-4000-8000-000000000000', { token: a.token });
+    assert.deepEqual([missing.status, missing.body], [404, { detail: 'Source not found' }]);
+
+    const deleted = await t.request('DELETE', `/api/v1/knowledge/${id}`, { token: a.token });
+    assert.deepEqual([deleted.status, deleted.body], [200, { success: true, deleted_id: id }]);
+    assert.deepEqual(await search(), []);
+    assert.equal((await t.request('DELETE', `/api/v1/knowledge/${id}`, { token: a.token })).status, 404);
+  });
+
+  it('needs write to add or delete and read to list', async () => {
+    const { owner, bot } = await botWithKey(t);
+    const reader = await createKey(t, owner, bot.id, { scopes: ['read'] });
+    assert.equal((await t.request('POST', '/api/v1/knowledge', { token: reader.key, body: { type: 'text', name: 'x', content: 'y' } })).status, 403);
+    assert.equal((await t.request('DELETE', '/api/v1/knowledge/x', { token: reader.key })).status, 403);
+    assert.equal((await t.request('GET', '/api/v1/knowledge', { token: reader.key })).status, 200);
+    const chatter = await createKey(t, owner, bot.id, { scopes: ['chat'] });
+    assert.equal((await t.request('GET', '/api/v1/knowledge', { token: chatter.key })).status, 403);
+  });
+
+  it('POST /api/v1/bots/{bot_id}/knowledge adds text for the key’s own bot only', async () => {
+    const a = await writer();
+    const b = await writer();
+    const res = await t.request('POST', `/api/v1/bots/${a.bot.id}/knowledge`, { token: a.token, body: { name: 'FAQ', content: 'Yes, we deliver on Sundays.' } });
+    assert.equal(res.status, 201);
+    assert.equal(res.body.success, true);
+    assert.equal(res.body.source.status, 'trained');
+    assert.equal(res.body.source.name, 'FAQ');
+    const other = await t.request('POST', `/api/v1/bots/${b.bot.id}/knowledge`, { token: a.token, body: { name: 'FAQ', content: 'x' } });
+    assert.equal(other.status, 403);
+    const tooLong = await t.request('POST', `/api/v1/bots/${a.bot.id}/knowledge`, { token: a.token, body: { name: 'FAQ', content: 'a'.repeat(100_001) } });
+    assert.equal(tooLong.status, 400);
+    assert.match(tooLong.body.detail, /content/);
+  });
+
+  it('keeps each bot’s retrieval to its own passages', async () => {
+    const a = await writer();
+    const b = await writer();
+    await t.request('POST', '/api/v1/knowledge', { token: a.token, body: { type: 'text', name: 'A', content: 'Bicycles are repaired in the Leeds workshop.' } });
+    await t.request('POST', '/api/v1/knowledge', { token: b.token, body: { type: 'text', name: 'B', content: 'Bicycles are sold in the Paris store.' } });
+    const fromA = await retrieverOf(t).search(a.bot.id, 'bicycles', 10);
+    assert.deepEqual(fromA.map((p) => p.sourceTitle), ['A']);
+  });
+});
