@@ -12,6 +12,7 @@ import { createRateLimiter } from './platform/rate-limit/rate-limiter.ts';
 import { installIpRateLimit } from './platform/rate-limit/rate-limit.hooks.ts';
 import { createAuditTrail, installAudit } from './platform/audit/audit-trail.ts';
 import { installOpenApi } from './platform/openapi.ts';
+import { createSecretBox, loadMasterKey } from './platform/encryption.ts';
 import { createAuthService } from './features/auth/auth.service.ts';
 import { authRoutes } from './features/auth/auth.routes.ts';
 import { createTeamService } from './features/team/team.service.ts';
@@ -20,6 +21,8 @@ import { accountDefaultModel, createBotService } from './features/bots/bots.serv
 import { botRoutes } from './features/bots/bots.routes.ts';
 import { createKeyService } from './features/keys/keys.service.ts';
 import { keyRoutes } from './features/keys/keys.routes.ts';
+import { createProviderKeyService } from './features/provider-keys/provider-keys.service.ts';
+import { providerKeyRoutes } from './features/provider-keys/provider-keys.routes.ts';
 import { createUsageService } from './features/usage/usage.service.ts';
 import { usageRoutes } from './features/usage/usage.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
@@ -73,6 +76,9 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const bots = createBotService({ db, clock, bus, defaultModel: accountDefaultModel(config.providers), defaultMonthlyQuota: config.monthlyMessages });
   const keys = createKeyService({ db, clock, bus, flushMs: config.auditFlushMs, log: app.log });
   const usage = createUsageService({ db, clock, flushMs: config.auditFlushMs, log: app.log });
+  const secrets = createSecretBox(loadMasterKey({ secretKey: config.secretKey, dataDir: config.dataDir }));
+  if (config.databaseUrl && !config.secretKey) app.log.warn('PARLEY_SECRET_KEY is unset: secrets are encrypted under DATA_DIR/secret.key, which every instance must share');
+  const providerKeys = createProviderKeyService({ db, clock, secrets });
   const knowledge = createKnowledgeService({ db, dialect: runtime.database.dialect, clock, fetchPage: options.fetchPage, log: app.log });
 
   auth.addResolver(keys.resolver);
@@ -98,6 +104,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(botRoutes({ bots }));
   await app.register(keyRoutes({ keys, bots }));
   await app.register(usageRoutes({ usage }));
+  await app.register(providerKeyRoutes({ providerKeys, bots }));
   await app.register(knowledgeRoutes({ knowledge, bots }));
 
   // In-flight requests have finished when onClose runs: write what is buffered.

@@ -147,6 +147,15 @@ export interface KnowledgePassagesTable {
   body: string;
 }
 
+export interface BotProviderKeysTable {
+  bot_id: string;
+  /** 'openai', 'anthropic', 'google' or 'mistral'. */
+  provider: string;
+  /** AES-256-GCM under the master key (`platform/encryption.ts`); never the plain key. */
+  encrypted_key: string;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
@@ -159,4 +168,5 @@ export interface Database {
   usage_daily: UsageDailyTable;
   knowledge_sources: KnowledgeSourcesTable;
   knowledge_passages: KnowledgePassagesTable;
+  bot_provider_keys: BotProviderKeysTable;
 }

@@ -2,10 +2,12 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-foundation.ts';
 import * as m0002 from './0002-knowledge.ts';
+import * as m0003 from './0003-provider-keys.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-knowledge': m0002,
+  '0003-provider-keys': m0003,
 };
 
 export const migrationProvider: MigrationProvider = {
