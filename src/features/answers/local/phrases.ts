@@ -1,0 +1,75 @@
+/** The fixed phrases of `parley-local` in each language it speaks. */
+
+/** A language `parley-local` has phrases for (ISO 639-1). */
+export type PhraseLanguage = 'en' | 'es' | 'fr' | 'de' | 'pt' | 'it';
+
+/** Every language with phrases, English (the fallback) first. */
+export const PHRASE_LANGUAGES: readonly PhraseLanguage[] = ['en', 'es', 'fr', 'de', 'pt', 'it'];
+
+/** The sentences the engine writes itself rather than quoting the knowledge. */
+export interface Phrases {
+  /** Reply to a greeting when the bot has no welcome message. */
+  greeting: string;
+  /** Reply to thanks. */
+  thanks: string;
+  /** Reply to a goodbye. */
+  goodbye: string;
+  /** Refusal when nothing in the knowledge answers the question. */
+  dontKnow: string;
+  /** Added to the refusal when strict mode is off. */
+  invite: string;
+  /** Line before quoted list items, naming the source. */
+  leadIn: (title: string) => string;
+}
+
+/** All phrases, by language. */
+export const PHRASES: Record<PhraseLanguage, Phrases> = {
+  en: {
+    greeting: 'Hello! How can I help you today?',
+    thanks: "You're welcome! Is there anything else I can help you with?",
+    goodbye: 'Goodbye, and thanks for stopping by!',
+    dontKnow: "I'm sorry, I don't know the answer to that.",
+    invite: 'Could you rephrase your question? You can also leave your email address or phone number, and our team will get back to you.',
+    leadIn: (title) => `Here is what I found in “${title}”:`,
+  },
+  es: {
+    greeting: '¡Hola! ¿En qué puedo ayudarle hoy?',
+    thanks: '¡De nada! ¿Hay algo más en lo que pueda ayudarle?',
+    goodbye: '¡Adiós, y gracias por su visita!',
+    dontKnow: 'Lo siento, no sé la respuesta a esa pregunta.',
+    invite: '¿Podría reformular su pregunta? También puede dejar su correo electrónico o su número de teléfono y nuestro equipo se pondrá en contacto con usted.',
+    leadIn: (title) => `Esto es lo que encontré en «${title}»:`,
+  },
+  fr: {
+    greeting: 'Bonjour ! Comment puis-je vous aider aujourd’hui ?',
+    thanks: 'Je vous en prie ! Puis-je vous aider pour autre chose ?',
+    goodbye: 'Au revoir, et merci de votre visite !',
+    dontKnow: 'Désolé, je ne connais pas la réponse à cette question.',
+    invite: 'Pourriez-vous reformuler votre question ? Vous pouvez aussi laisser votre adresse e-mail ou votre numéro de téléphone, et notre équipe vous recontactera.',
+    leadIn: (title) => `Voici ce que j’ai trouvé dans « ${title} » :`,
+  },
+  de: {
+    greeting: 'Hallo! Wie kann ich Ihnen heute helfen?',
+    thanks: 'Gern geschehen! Kann ich Ihnen sonst noch helfen?',
+    goodbye: 'Auf Wiedersehen und danke für Ihren Besuch!',
+    dontKnow: 'Das tut mir leid, darauf weiß ich keine Antwort.',
+    invite: 'Könnten Sie Ihre Frage anders formulieren? Sie können auch Ihre E-Mail-Adresse oder Telefonnummer hinterlassen, dann meldet sich unser Team bei Ihnen.',
+    leadIn: (title) => `Das habe ich in „${title}“ gefunden:`,
+  },
+  pt: {
+    greeting: 'Olá! Como posso ajudar hoje?',
+    thanks: 'De nada! Posso ajudar em mais alguma coisa?',
+    goodbye: 'Até logo, e obrigado pela visita!',
+    dontKnow: 'Desculpe, não sei a resposta para essa pergunta.',
+    invite: 'Poderia reformular a sua pergunta? Também pode deixar o seu e-mail ou telefone, e a nossa equipa entrará em contacto consigo.',
+    leadIn: (title) => `Eis o que encontrei em «${title}»:`,
+  },
+  it: {
+    greeting: 'Ciao! Come posso aiutarla oggi?',
+    thanks: 'Prego! Posso aiutarla in qualcos’altro?',
+    goodbye: 'Arrivederci, e grazie per la visita!',
+    dontKnow: 'Mi dispiace, non conosco la risposta a questa domanda.',
+    invite: 'Potrebbe riformulare la domanda? Può anche lasciare il suo indirizzo e-mail o numero di telefono e il nostro team la ricontatterà.',
+    leadIn: (title) => `Ecco cosa ho trovato in «${title}»:`,
+  },
+};

@@ -1,0 +1,60 @@
+/**
+ * The question as `parley-local` searches and scores it: its own terms, plus the previous user
+ * turn's at a lower weight when the question is a follow-up ("and how much is it?").
+ */
+import type { ChatTurn } from '../answers.types.ts';
+import type { QueryModel } from './scoring.ts';
+import { contentTerms, searchWords, words } from './text.ts';
+
+/** What to send to retrieval and how to score what comes back. */
+export interface PreparedQuery {
+  model: QueryModel;
+  searchText: string;
+  followUp: boolean;
+}
+
+const PREVIOUS_TURN_WEIGHT = 0.5;
+const MAX_SEARCH_WORDS = 24;
+
+const FOLLOW_UP_START =
+  /^(?:and|also|plus|or|but|what about|how about|what if|same|y|e|et|und|oder|ou|o|pero|mais|aber|ma|mas|qu[ée] tal|et pour|und f[üu]r|e per|e para|y para)\b/i;
+const ANAPHORA = /\b(?:it|its|that|this|they|them|those|these|there|one|ones|eso|esto|ello|[çc]a|cela|celui|celle|dies|davon|daf[üu]r|isso|isto|questo|quello|quella)\b/i;
+
+/** True when the question leans on the previous turn rather than standing alone. */
+export function isFollowUp(question: string, history: ChatTurn[]): boolean {
+  if (!previousUserTurn(history)) return false;
+  const count = words(question).length;
+  const content = contentTerms(question).length;
+  if (content === 0) return true;
+  if (FOLLOW_UP_START.test(question.trim())) return count <= 10;
+  if (ANAPHORA.test(question) && count <= 8) return true;
+  return content <= 1 && count <= 6;
+}
+
+/** The last thing the visitor asked before this question, if anything. */
+export function previousUserTurn(history: ChatTurn[]): string | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const turn = history[i]!;
+    if (turn.role === 'user' && turn.content.trim()) return turn.content;
+  }
+  return undefined;
+}
+
+/** Builds the search text and the weighted terms of a question (and of the turn it follows). */
+export function prepareQuery(question: string, history: ChatTurn[]): PreparedQuery {
+  const followUp = isFollowUp(question, history);
+  const weights = new Map<string, number>();
+  const focus = new Set(contentTerms(question));
+  for (const term of focus) weights.set(term, 1);
+  const search = searchWords(question);
+  if (followUp) {
+    const previous = previousUserTurn(history)!;
+    for (const term of contentTerms(previous)) if (!weights.has(term)) weights.set(term, PREVIOUS_TURN_WEIGHT);
+    for (const word of searchWords(previous)) if (!search.includes(word)) search.push(word);
+  }
+  return {
+    model: { weights, focus, question },
+    searchText: search.slice(0, MAX_SEARCH_WORDS).join(' '),
+    followUp,
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * Choosing the sentences that answer a question: term coverage weighted by rarity among the
+ * candidates, proximity, heading and title matches, retrieval rank and the kind of answer the
+ * question asks for; then 1–3 sentences without near-duplicates.
+ */
+import type { RetrievedPassage } from '../answers.types.ts';
+import { splitUnits } from './sentences.ts';
+import { contentTerms } from './text.ts';
+
+/** The question as weighted terms; `focus` holds the terms of the new message alone. */
+export interface QueryModel {
+  weights: Map<string, number>;
+  focus: Set<string>;
+  /** The raw question, read for the kind of answer it expects. */
+  question: string;
+}
+
+/** A candidate sentence with its scores. */
+export interface ScoredUnit {
+  text: string;
+  listItem: boolean;
+  passage: RetrievedPassage;
+  rank: number;
+  index: number;
+  terms: Set<string>;
+  /**
+   * Share of the question's weight the unit answers (its heading and title count half), or of the
+   * new message's own weight when that is higher.
+   */
+  coverage: number;
+  score: number;
+}
+
+interface Candidate {
+  text: string;
+  listItem: boolean;
+  passage: RetrievedPassage;
+  rank: number;
+  index: number;
+  order: string[];
+  terms: Set<string>;
+  context: Set<string>;
+}
+
+/** Every unit of the passages, with its terms. */
+export function candidatesOf(passages: RetrievedPassage[]): Candidate[] {
+  const out: Candidate[] = [];
+  passages.forEach((passage, rank) => {
+    const outer = new Set([...contentTerms(passage.heading), ...contentTerms(passage.sourceTitle)]);
+    splitUnits(passage.text).forEach((unit, index) => {
+      const order = contentTerms(unit.text);
+      if (order.length === 0) return;
+      const context = new Set([...outer, ...contentTerms(unit.localHeading)]);
+      out.push({ text: unit.text, listItem: unit.listItem, passage, rank, index, order, terms: new Set(order), context });
+    });
+  });
+  return out;
+}
+
+/** Scores every candidate against the query (best first). */
+export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): ScoredUnit[] {
+  const candidates = candidatesOf(passages);
+  const idf = rarity(query, candidates);
+  let total = 0;
+  let focusTotal = 0;
+  for (const [term, weight] of query.weights) {
+    total += weight * idf.get(term)!;
+    if (query.focus.has(term)) focusTotal += weight * idf.get(term)!;
+  }
+  if (total === 0) return [];
+  const kind = expectedKind(query.question);
+  const scored = candidates.map((c): ScoredUnit => {
+    let matched = 0;
+    let focusMatched = 0;
+    for (const [term, weight] of query.weights) {
+      const w = weight * idf.get(term)! * (c.terms.has(term) ? 1 : c.context.has(term) ? 0.5 : 0);
+      matched += w;
+      if (query.focus.has(term)) focusMatched += w;
+    }
+    const overall = Math.min(1, matched / total);
+    // A follow-up may be answered by its own words alone, without the turn it follows.
+    const coverage = focusTotal > 0 ? Math.max(overall, Math.min(1, focusMatched / focusTotal)) : overall;
+    const score =
+      overall +
+      0.1 * proximity(c.order, query.weights) +
+      0.08 / (1 + c.rank) +
+      (kind && kind.test(c.text) ? 0.12 : 0) -
+      lengthPenalty(c.order.length);
+    return { text: c.text, listItem: c.listItem, passage: c.passage, rank: c.rank, index: c.index, terms: c.terms, coverage, score };
+  });
+  return scored.sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
+}
+
+/** IDF of each query term over the candidate units; a term no candidate has weighs most. */
+function rarity(query: QueryModel, candidates: Candidate[]): Map<string, number> {
+  const n = candidates.length;
+  const idf = new Map<string, number>();
+  for (const term of query.weights.keys()) {
+    let df = 0;
+    for (const c of candidates) if (c.terms.has(term) || c.context.has(term)) df++;
+    idf.set(term, Math.log((n + 1) / (df + 0.5)) + 0.2);
+  }
+  return idf;
+}
+
+/** How tightly the matched terms sit together: 1 when adjacent, falling with the gap. */
+function proximity(order: string[], weights: Map<string, number>): number {
+  const positions: number[] = [];
+  const seen = new Set<string>();
+  order.forEach((term, i) => {
+    if (weights.has(term) && !seen.has(term)) {
+      seen.add(term);
+      positions.push(i);
+    }
+  });
+  if (positions.length < 2) return positions.length ? 0.3 : 0;
+  const span = positions[positions.length - 1]! - positions[0]! + 1;
+  return positions.length / span;
+}
+
+function lengthPenalty(terms: number): number {
+  if (terms < 3) return 0.08;
+  if (terms > 35) return Math.min(0.15, (terms - 35) * 0.005);
+  return 0;
+}
+
+const DURATION = /\d+\s*(?:(?:-|–|to|or)\s*\d+\s*)?(?:business\s+|working\s+|calendar\s+)?(?:minutes?|hours?|days?|weeks?|months?|years?|cycles?)\b|\b(?:same|next)\s+(?:business\s+)?day\b|\b(?:lifetime|immediately|at once|straight away|never expire)/i;
+const MONEY = /[$€£¥]\s?\d|\d\s?(?:usd|eur|gbp|dollars?|euros?)\b|\d+\s?%|\bfree\b/i;
+const NUMBER = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred)\b/i;
+const TIME = /\b\d{1,2}(?::\d{2})?\s*(?:a\.m\.|p\.m\.|am|pm)|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\bbefore\b|\bafter\b|\bwhen\b|\bonce\b|\bwithin\b/i;
+const PLACE = />|\b(?:at|in|on|under|to)\s+(?:the\s+)?\p{Lu}|\b(?:avenue|street|road|way|page|menu|settings|account|address)\b/iu;
+const PERSON = /\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+/u;
+const CONTACT = /@|\+?\d[\d\s().-]{7,}\d|https?:\/\//;
+
+/** A pattern the kind of answer the question asks for should match, or null when it asks for none. */
+export function expectedKind(question: string): RegExp | null {
+  const q = question.toLowerCase();
+  if (/\bhow (?:long|soon|quickly|fast)\b|\bby when\b|\bhow many (?:days|weeks|months|years|hours|minutes)\b/.test(q)) return DURATION;
+  if (/\bhow much\b|\bcost\b|\bprice\b|\bfees?\b|\bcharge\b|cu[áa]nto|combien|wie viel|quanto/.test(q)) return MONEY;
+  if (/\bhow many\b|\bnumber of\b|\bminimum\b|\bmaximum\b/.test(q)) return NUMBER;
+  if (/\bwhen\b|\bwhat time\b|\bhours\b|\bopen\b/.test(q)) return TIME;
+  if (/\b(?:phone|e-?mail|contact|call|reach)\b/.test(q)) return CONTACT;
+  if (/\bwho\b/.test(q)) return PERSON;
+  if (/\bwhere\b/.test(q)) return PLACE;
+  return null;
+}

@@ -1,0 +1,94 @@
+/**
+ * Splitting passage text into the units `parley-local` can quote: sentences of paragraphs, list
+ * items, and table rows (read with their column headers). Headings are context, never quoted.
+ */
+
+/** One quotable piece of a passage, with the text exactly as written (list markers aside). */
+export interface TextUnit {
+  text: string;
+  /** A list item or table row: a fragment that may lack a subject or final stop. */
+  listItem: boolean;
+  /** The nearest markdown heading above the unit inside the passage ('' when none). */
+  localHeading: string;
+}
+
+const LIST_MARKER = /^\s*(?:[-*+•]|\d{1,2}[.)])\s+/;
+const HEADING = /^\s*#{1,6}\s+(.*)$/;
+const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}/;
+const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'st', 'no', 'vs', 'etc', 'approx', 'inc', 'ltd', 'co', 'jr', 'sr', 'fig', 'ca', 'ave', 'nr', 'sra', 'sr', 'mme', 'bzw', 'usw', 'ggf', 'z']);
+
+/** Splits a passage into quotable units, in order. */
+export function splitUnits(text: string): TextUnit[] {
+  const units: TextUnit[] = [];
+  let localHeading = '';
+  let tableHeader: string[] | null = null;
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (!line) {
+      tableHeader = null;
+      continue;
+    }
+    const heading = HEADING.exec(line);
+    if (heading) {
+      localHeading = heading[1]!.trim();
+      tableHeader = null;
+      continue;
+    }
+    if (line.startsWith('|')) {
+      const cells = tableCells(line);
+      if (TABLE_SEPARATOR.test(line)) continue;
+      if (!tableHeader) {
+        tableHeader = cells;
+        continue;
+      }
+      units.push({ text: tableRow(tableHeader, cells), listItem: true, localHeading });
+      continue;
+    }
+    tableHeader = null;
+    const marker = LIST_MARKER.exec(line);
+    const body = marker ? line.slice(marker[0].length) : line;
+    for (const sentence of splitSentences(body)) units.push({ text: sentence, listItem: Boolean(marker), localHeading });
+  }
+  return units;
+}
+
+function tableCells(line: string): string[] {
+  return line
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((c) => c.trim());
+}
+
+/** A row as "First cell — Header: value; Header: value", so each value keeps its meaning. */
+function tableRow(header: string[], cells: string[]): string {
+  const [first = '', ...rest] = cells;
+  const pairs = rest.map((cell, i) => (header[i + 1] ? `${header[i + 1]}: ${cell}` : cell)).filter((p) => p.trim() !== '');
+  const lead = header[0] ? `${header[0]}: ${first}` : first;
+  return pairs.length ? `${lead} — ${pairs.join('; ')}` : lead;
+}
+
+/** Splits a paragraph into sentences at terminal punctuation, leaving abbreviations and decimals alone. */
+export function splitSentences(paragraph: string): string[] {
+  const out: string[] = [];
+  const boundary = /[.!?…]+["'”’)\]]*\s+(?=["'“‘(¿¡]?[\p{Lu}\p{N}])/gu;
+  let start = 0;
+  for (let m = boundary.exec(paragraph); m; m = boundary.exec(paragraph)) {
+    const before = paragraph.slice(start, m.index + 1);
+    const lastToken = /(\S+)$/.exec(before)?.[1] ?? '';
+    if (isAbbreviation(lastToken)) continue;
+    const sentence = paragraph.slice(start, m.index + m[0].length).trim();
+    if (sentence) out.push(sentence);
+    start = m.index + m[0].length;
+  }
+  const rest = paragraph.slice(start).trim();
+  if (rest) out.push(rest);
+  return out;
+}
+
+function isAbbreviation(token: string): boolean {
+  const bare = token.replace(/^["'“‘(]+/, '');
+  // "a.m.", "e.g.", "U.S." and single initials such as "J."
+  if (/^(?:\p{L}\.){2,}$/u.test(bare) || /^\p{Lu}\.$/u.test(bare)) return true;
+  return ABBREVIATIONS.has(bare.replace(/\.+$/, '').toLowerCase());
+}

@@ -1,0 +1,91 @@
+/**
+ * Recognising messages that are only small talk (greetings, thanks, goodbyes) in the six phrase
+ * languages. A greeting followed by a question is a question.
+ */
+import type { PhraseLanguage } from './phrases.ts';
+
+/** What a small-talk message is, and the language its words belong to (null when shared). */
+export interface SmallTalk {
+  kind: 'greeting' | 'thanks' | 'goodbye';
+  language: PhraseLanguage | null;
+}
+
+type Kind = SmallTalk['kind'];
+
+// Written without diacritics: messages are compared folded.
+const EXPRESSIONS: [Kind, PhraseLanguage | null, string[]][] = [
+  ['greeting', 'en', ['hi', 'hello', 'hey', 'hiya', 'howdy', 'greetings', 'good morning', 'good afternoon', 'good evening', 'good day', 'yo', 'hi there', 'hello there', 'hey there', 'how are you', 'how are you doing', 'how is it going', 'whats up', 'sup']],
+  ['greeting', 'es', ['hola', 'buenos dias', 'buenas tardes', 'buenas noches', 'buenas', 'que tal', 'como estas', 'como esta']],
+  ['greeting', 'fr', ['bonjour', 'bonsoir', 'salut', 'coucou', 'ca va', 'comment allez vous', 'comment ca va']],
+  ['greeting', 'de', ['hallo', 'guten morgen', 'guten tag', 'guten abend', 'servus', 'moin', 'gruss gott', 'gruezi', 'wie geht es ihnen', 'wie gehts']],
+  ['greeting', 'pt', ['ola', 'oi', 'bom dia', 'boa tarde', 'boa noite', 'tudo bem']],
+  ['greeting', 'it', ['ciao', 'buongiorno', 'buonasera', 'salve', 'come sta', 'come stai']],
+  ['thanks', 'en', ['thanks', 'thank you', 'thx', 'ty', 'cheers', 'thanks a lot', 'thank you so much', 'thank you very much', 'many thanks', 'much appreciated', 'appreciate it', 'i appreciate it']],
+  ['thanks', 'es', ['gracias', 'muchas gracias', 'mil gracias', 'se lo agradezco']],
+  ['thanks', 'fr', ['merci', 'merci beaucoup', 'merci bien', 'je vous remercie']],
+  ['thanks', 'de', ['danke', 'danke schon', 'danke sehr', 'vielen dank', 'besten dank']],
+  ['thanks', 'pt', ['obrigado', 'obrigada', 'muito obrigado', 'muito obrigada', 'valeu']],
+  ['thanks', 'it', ['grazie', 'grazie mille', 'molte grazie', 'la ringrazio']],
+  ['goodbye', 'en', ['bye', 'goodbye', 'good bye', 'bye bye', 'see you', 'see you later', 'see you soon', 'see ya', 'take care', 'have a nice day', 'have a good day', 'have a great day', 'good night', 'later', 'farewell']],
+  ['goodbye', 'es', ['adios', 'hasta luego', 'hasta pronto', 'hasta manana', 'chao', 'nos vemos']],
+  ['goodbye', 'fr', ['au revoir', 'a bientot', 'bonne journee', 'bonne soiree', 'a plus']],
+  ['goodbye', 'de', ['tschuss', 'auf wiedersehen', 'bis bald', 'bis spater', 'schonen tag']],
+  ['goodbye', 'pt', ['tchau', 'adeus', 'ate logo', 'ate mais', 'ate breve']],
+  ['goodbye', 'it', ['arrivederci', 'a presto', 'buona giornata', 'buona serata']],
+];
+
+// Words that may surround small talk without making it a question.
+const FILLER = new Set(
+  `there everyone all team folks guys friend bot again so much very lot a lots great good perfect awesome cool nice ok okay
+  that helps helped helpful was is it that s this the for your help all right alright fine oh ah well thats really
+  super brilliant excellent wonderful amazing sir madam mate buddy y e et und and muito molto mucho beaucoup tout todo
+  por su sua la ayuda aide hilfe ajuda aiuto you`.split(/\s+/),
+);
+
+const LEXICON = new Map<string, { kind: Kind; language: PhraseLanguage | null }>();
+const LONGEST = Math.max(...EXPRESSIONS.flatMap(([, , list]) => list.map((e) => e.split(' ').length)));
+for (const [kind, language, list] of EXPRESSIONS) {
+  for (const expression of list) {
+    const known = LEXICON.get(expression);
+    // The same word in two languages ("ciao", "buenas") gives no language hint.
+    LEXICON.set(expression, known && known.language !== language ? { kind, language: null } : { kind, language });
+  }
+}
+
+function fold(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[’']/g, '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/** The small talk a message consists of, or null when it says anything more (a question, a request). */
+export function recogniseSmallTalk(message: string, botName = ''): SmallTalk | null {
+  const tokens = fold(message);
+  if (tokens.length === 0 || tokens.length > 12 || /\?\s*\S/.test(message)) return null;
+  const nameWords = new Set(fold(botName));
+  const kinds = new Set<Kind>();
+  let language: PhraseLanguage | null = null;
+  let i = 0;
+  while (i < tokens.length) {
+    let matched = 0;
+    for (let size = Math.min(LONGEST, tokens.length - i); size > 0; size--) {
+      const entry = LEXICON.get(tokens.slice(i, i + size).join(' '));
+      if (entry) {
+        kinds.add(entry.kind);
+        language ??= entry.language;
+        matched = size;
+        break;
+      }
+    }
+    if (matched) i += matched;
+    else if (FILLER.has(tokens[i]!) || nameWords.has(tokens[i]!)) i++;
+    else return null;
+  }
+  if (kinds.size === 0) return null;
+  const kind: Kind = kinds.has('goodbye') ? 'goodbye' : kinds.has('thanks') ? 'thanks' : 'greeting';
+  return { kind, language };
+}

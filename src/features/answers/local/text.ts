@@ -1,0 +1,165 @@
+/**
+ * Tokenising and term normalisation for `parley-local`: lower-casing, stop words, a Porter stem,
+ * spelling variants and a small set of general help-desk synonyms folded onto one term.
+ */
+import { stemmer } from 'stemmer';
+
+// Question words and function words of the six phrase languages; content words are what remains.
+const STOP_WORDS = new Set(
+  `a about above after again against all also am an and any are aren as at be because been before being below
+  between both but by can cannot could couldn did didn do does doesn doing don down during each either else
+  ever every few for from further get gets getting got had has have having he her here hers him his how i if
+  in into is isn it its itself just let lets like ll me might more most much must my myself need needs no nor
+  not now of off on once only or other our ours out over own please re really s same shall she should so some
+  such t than that thats the their theirs them then there these they this those through to too under until
+  up us ve very was wasn way we were what whats when where whether which while who whom whose why will with
+  within without won would yes yet you your yours yourself d m
+  hi hello hey thanks thank ok okay anyone somebody someone something anything thing things tell know want
+  wanted wondering wonder help possible able actually exactly maybe still already
+  el la los las un una unos unas de del al y o en por para con sin que como cuando donde es son está estan
+  mi mis tu su sus se lo le les me te nos qué cómo cuánto cuanto puedo puede hay muy más
+  le les un une des du de et ou en dans par pour avec sans que qui quoi comment quand où est sont mon ma mes
+  ton ta votre vos son sa ses je tu il elle nous vous ils elles ce cette ces puis peut pas ne plus
+  der die das ein eine einen einem einer und oder in im mit ohne für von zu zum zur ist sind wie was wann wo
+  ich du er sie es wir ihr mein meine dein kann können nicht auch
+  o a os as um uma de do da dos das e ou em no na nos nas por para com sem que como quando onde é são meu
+  minha posso pode não mais
+  il lo la i gli le un uno una di del della e o in nel nella per con senza che come quando dove è sono mio
+  mia posso può non più`.split(/\s+/),
+);
+
+// Spelling variants, irregular forms and number words folded before stemming.
+const WORD_MAP: Record<string, string> = {
+  colour: 'color', colours: 'color', aluminium: 'aluminum', cancelled: 'canceled', cancelling: 'canceling',
+  cheque: 'check', cheques: 'check', instalment: 'installment', instalments: 'installment', organisation: 'organization',
+  licence: 'license', kept: 'keep', sent: 'send', paid: 'pay', bought: 'buy', forgot: 'forget', forgotten: 'forget',
+  lost: 'lose', broke: 'broken', gave: 'give', given: 'give', took: 'take', taken: 'take', made: 'make',
+  zero: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9',
+  ten: '10', eleven: '11', twelve: '12', twenty: '20', thirty: '30', hundred: '100', percent: '%',
+  ebike: 'e bike', ebikes: 'e bike', email: 'email', emails: 'email', mails: 'mail', bicycle: 'bike', bicycles: 'bike',
+  setup: 'set up', login: 'signin', logon: 'signin', signin: 'signin', sign_in: 'signin', signon: 'signin',
+};
+
+// Multi-word expressions rewritten to one term before tokenising (each side of the match).
+const PHRASES: [RegExp, string][] = [
+  [/\b(?:log|sign)(?:ged|ging|ed|ing|s)?[\s-]?(?:in|on)(?:to)?\b/g, ' signin '],
+  [/\b(?:log|sign)(?:ged|ging|ed|ing|s)?[\s-]?out\b/g, ' signout '],
+  [/\b(?:two|2)[\s-]?(?:factor|step)(?:[\s-]?(?:authentication|verification|auth))?\b|\b2fa\b|\bmfa\b/g, ' twostep '],
+  [/\bmoney back\b|\bpaid back\b|\breimburs\w*/g, ' refund '],
+  [/\bsend(?:ing)? (?:it |them |this |that )?back\b|\bbring (?:it |them )?back\b/g, ' return '],
+  [/\bpromo(?:tional)?\b|\bcoupons?\b|\bvouchers?\b|\bdiscount codes?\b/g, ' discount '],
+  [/\be-?mail addresse?s?\b/g, ' email '],
+  [/\bcustomer (?:service|care|support)\b/g, ' support '],
+  [/\bsign(?:ed|ing|s)?[\s-]?up\b/g, ' signup '],
+  [/\bhow (?:long|many|quickly|fast|soon|often)\b/g, ' '],
+  [/\bhow much\b/g, ' cost '],
+  [/\bin stock\b/g, ' stock '],
+];
+
+// Groups of words that mean the same thing in a help centre; every member maps to the first one's stem.
+const SYNONYM_GROUPS: string[][] = [
+  ['refund', 'refunded', 'refunding', 'refunds'],
+  ['cancel', 'canceled', 'canceling', 'cancellation', 'terminate', 'termination', 'unsubscribe'],
+  ['ship', 'shipping', 'shipped', 'shipment', 'deliver', 'delivery', 'delivered', 'deliveries', 'dispatch', 'send', 'mail', 'postage'],
+  ['cost', 'costs', 'price', 'prices', 'pricing', 'priced', 'fee', 'fees', 'charge', 'charges', 'charged', 'expensive'],
+  ['buy', 'purchase', 'purchased', 'purchases', 'buying'],
+  ['exchange', 'exchanges', 'swap', 'swapped'],
+  ['warranty', 'warranties', 'guarantee', 'guaranteed', 'guarantees'],
+  ['password', 'passwords', 'passphrase', 'passcode'],
+  ['support', 'assistance', 'helpdesk', 'agent', 'agents'],
+  ['phone', 'telephone', 'call', 'calls'],
+  ['discount', 'discounts', 'rebate', 'deal'],
+  ['damage', 'damaged', 'broken', 'crushed', 'dented', 'smashed'],
+  ['defect', 'defective', 'faulty', 'fault', 'malfunction'],
+  ['expire', 'expired', 'expiry', 'expiration', 'expires'],
+  ['delete', 'deleted', 'deletion', 'erase', 'remove', 'removed'],
+  ['customs', 'duty', 'duties', 'import'],
+  ['app', 'application', 'apps'],
+  ['data', 'information', 'info'],
+  ['keep', 'retain', 'retained', 'retention'],
+  ['free', 'complimentary', 'gratis'],
+  ['installment', 'installments', 'financing', 'finance', 'financed'],
+  ['year', 'years', 'yearly', 'annual', 'annually'],
+  ['month', 'months', 'monthly'],
+  ['international', 'abroad', 'overseas'],
+  ['quick', 'quickly', 'fast', 'faster', 'speed', 'soon'],
+  ['signature', 'sign', 'signed'],
+  ['error', 'errors', 'bug'],
+  ['crypto', 'cryptocurrency', 'bitcoin', 'ethereum'],
+  ['fix', 'repair', 'repaired', 'repairs', 'mend'],
+  ['receipt', 'receipts', 'invoice', 'invoices'],
+  ['subscription', 'subscriptions', 'membership', 'memberships'],
+  ['vat', 'gst', 'hst', 'tax'],
+];
+
+const CANONICAL = new Map<string, string>();
+for (const group of SYNONYM_GROUPS) {
+  const head = stemmer(group[0]!);
+  for (const word of group) CANONICAL.set(stemmer(word), head);
+}
+
+/** Lower-cased words, numbers and codes of a text (diacritics kept, punctuation dropped). */
+export function words(text: string): string[] {
+  let s = text.normalize('NFKC').toLowerCase().replace(/%/g, ' percent ').replace(/[’']s\b/g, '');
+  for (const [pattern, replacement] of PHRASES) s = s.replace(pattern, replacement);
+  const out: string[] = [];
+  for (const w of s.match(/[\p{L}\p{N}]+/gu) ?? []) {
+    const mapped = WORD_MAP[w];
+    if (mapped === undefined) out.push(w);
+    else out.push(...mapped.split(' '));
+  }
+  return out;
+}
+
+/** The normalised term of one lower-cased word: stemmed and folded onto its synonym group. */
+export function termOf(word: string): string {
+  const stem = /^\p{N}/u.test(word) ? word : stemmer(word);
+  return CANONICAL.get(stem) ?? stem;
+}
+
+/** True for function words that carry no topic. */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
+}
+
+/** The content terms of a text, in order (duplicates kept). */
+export function contentTerms(text: string): string[] {
+  return words(text)
+    .filter((w) => !STOP_WORDS.has(w))
+    .map(termOf);
+}
+
+// Words the full-text index holds for the terms made up above.
+const SURFACE: Record<string, string[]> = {
+  signin: ['sign', 'login'],
+  signout: ['sign', 'logout'],
+  signup: ['sign', 'signup', 'register'],
+  twostep: ['step', 'verification', 'factor'],
+  '%': ['percent'],
+};
+const EXPANSIONS_PER_WORD = 3;
+
+/**
+ * The words worth sending to full-text search: the content words first, then other members of
+ * their synonym groups (a few each), without duplicates.
+ */
+export function searchWords(text: string): string[] {
+  const own: string[] = [];
+  const extra: string[] = [];
+  for (const w of words(text)) {
+    if (STOP_WORDS.has(w)) continue;
+    own.push(...(SURFACE[w] ?? [w]));
+    const term = termOf(w);
+    const group = SYNONYM_GROUPS.find((g) => stemmer(g[0]!) === term);
+    if (!group) continue;
+    const stems = new Set([stemmer(w)]);
+    for (const member of group) {
+      if (stems.size > EXPANSIONS_PER_WORD) break;
+      const stem = stemmer(member);
+      if (stems.has(stem)) continue;
+      stems.add(stem);
+      extra.push(member);
+    }
+  }
+  return [...new Set([...own, ...extra])];
+}
