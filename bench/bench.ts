@@ -16,6 +16,7 @@
  * To add a scenario, append to SCENARIOS below.
  */
 import { fileURLToPath } from 'node:url';
+import { measureIngestion, measureLocalAnswers, type LatencyRow } from './knowledge.ts';
 import { cleanup, freePort, makeTempDir, measure, round, startServer, table, waitForHttp, type LoadResult } from './lib.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -167,7 +168,16 @@ async function main(): Promise<void> {
     rows.push({ name: scenario.name, result, ratio: baseline.rps > 0 ? result.rps / baseline.rps : 0, targets: scenario.targets });
   }
 
-  report(rows, load, problems);
+  console.log('measuring knowledge ingestion …');
+  const writer = await fixtures.api<{ key: string }>('POST', '/api/keys', {
+    token: fixtures.token,
+    body: { bot_id: fixtures.botId, name: 'bench writer', scopes: ['read', 'write'] },
+  });
+  const latency = [await measureIngestion(parley.url, writer.key)];
+  console.log('measuring retrieval + parley-local answers (loading 1,000 sources first) …');
+  latency.push(await measureLocalAnswers());
+
+  report(rows, load, problems, latency);
 
   await cleanup();
   if (problems.length > 0) {
@@ -213,7 +223,7 @@ async function makeFixtures(parleyUrl: string): Promise<Fixtures> {
   return { parleyUrl, token: signup.token, accountId: signup.account.id, botId: bot.id, key: key.key, keyId: key.id, api };
 }
 
-function report(rows: Row[], load: { connections: number; durationSec: number; warmupSec: number }, problems: string[]): void {
+function report(rows: Row[], load: { connections: number; durationSec: number; warmupSec: number }, problems: string[], latency: LatencyRow[]): void {
   const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '-');
   console.log('');
   console.log(
@@ -249,6 +259,21 @@ function report(rows: Row[], load: { connections: number; durationSec: number; w
     }
   }
 
+  console.log('');
+  console.log(
+    table(
+      ['latency', 'samples', 'p50 ms', 'p95 ms', 'target'],
+      latency.map((l) => [l.name, String(l.samples), ms(l.p50), ms(l.p95), `${l.target.percentile} < ${l.target.maxMs} ms`]),
+      [false, true, true, true, false],
+    ),
+  );
+  for (const l of latency) {
+    const value = l.target.percentile === 'p50' ? l.p50 : l.p95;
+    const pass = value < l.target.maxMs;
+    targets.push({ scenario: l.name, target: `${l.target.percentile} < ${l.target.maxMs} ms`, value: round(value, 3), pass });
+    console.log(`  target: ${l.name}: ${l.target.percentile} < ${l.target.maxMs} ms ... ${ms(value)} ms  ${pass ? 'PASS' : 'FAIL'}`);
+  }
+
   const json = {
     connections: load.connections,
     warmup_sec: load.warmupSec,
@@ -268,6 +293,7 @@ function report(rows: Row[], load: { connections: number; durationSec: number; w
       status_codes: r.result.statusCodes,
       ratio_to_bare: r.ratio === null ? null : round(r.ratio, 4),
     })),
+    latency: latency.map((l) => ({ name: l.name, samples: l.samples, p50_ms: round(l.p50, 3), p95_ms: round(l.p95, 3) })),
     targets,
     ok: problems.length === 0,
     problems,

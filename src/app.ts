@@ -28,12 +28,18 @@ import { usageRoutes } from './features/usage/usage.routes.ts';
 import { healthRoutes } from './features/health/health.routes.ts';
 import { createKnowledgeService, type PageFetcher } from './features/knowledge/knowledge.service.ts';
 import { knowledgeRoutes } from './features/knowledge/knowledge.routes.ts';
+import { dashboardKnowledgeRoutes } from './features/knowledge/dashboard-knowledge.routes.ts';
+import { startCrawlScheduler } from './features/knowledge/knowledge.jobs.ts';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** How pages are fetched for URL knowledge (the guarded fetcher by default; tests pass their own). */
   fetchPage?: PageFetcher;
+  /** Starts the background jobs (crawl scheduler); the entry point does, tests drive jobs themselves. */
+  backgroundJobs?: boolean;
 }
+
+const CRAWL_CHECK_MS = 30_000;
 
 export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config, clock, bus } = runtime;
@@ -106,9 +112,13 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(usageRoutes({ usage }));
   await app.register(providerKeyRoutes({ providerKeys, bots }));
   await app.register(knowledgeRoutes({ knowledge, bots }));
+  await app.register(dashboardKnowledgeRoutes({ knowledge, bots }));
+
+  const crawler = options.backgroundJobs ? startCrawlScheduler({ knowledge, intervalMs: CRAWL_CHECK_MS, log: app.log }) : undefined;
 
   // In-flight requests have finished when onClose runs: write what is buffered.
   app.addHook('onClose', async () => {
+    await crawler?.stop();
     await knowledge.drain();
     await Promise.all([audit.close(), usage.close(), keys.close()]);
   });

@@ -17,6 +17,7 @@ async function main(): Promise<void> {
 
   const runtime = await openRuntime(config);
   const app = await buildApp(runtime, {
+    backgroundJobs: true,
     logger: {
       level: config.logLevel,
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
