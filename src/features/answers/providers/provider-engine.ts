@@ -1,0 +1,173 @@
+/**
+ * The LLM answer engine: picks the provider from the bot's `selected_model`, uses the bot's own key
+ * (BYOK), else the shared pool, else hands the request to the fallback engine (`parley-local`), and
+ * streams the provider's text as it arrives.
+ */
+import { streamText } from 'ai';
+import type { ProviderPool } from '../../../config/config.ts';
+import { AnswerError, type AnswerEngine, type AnswerRequest, type AnswerSource, type AnswerStream, type RetrievedPassage, type Retriever } from '../answers.types.ts';
+import { InactivityWatchdog } from './inactivity-watchdog.ts';
+import { providerLabel, toAnswerError } from './provider-errors.ts';
+import { languageModelFor, type ModelTarget } from './provider-models.ts';
+import { keyProviderOf, providerForModel, type KeyProvider } from './provider-routing.ts';
+import { messagesFor, systemPromptFor } from './prompts.ts';
+
+/** How many passages the prompt carries. */
+export const PASSAGE_LIMIT = 6;
+
+/** Sent as the key to an OpenAI-compatible server configured without one (Ollama needs none). */
+export const NO_KEY_PLACEHOLDER = 'parley-no-key';
+
+export interface ProviderEngineDeps {
+  /** The operator's provider keys and OPENAI_BASE_URL. */
+  pool: ProviderPool;
+  /** Longest wait for the first byte and between bytes (PARLEY_PROVIDER_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** The bot's own (decrypted) key for a provider, if it has one. */
+  keyFor: (botId: string, provider: KeyProvider) => Promise<string | undefined>;
+  retriever: Retriever;
+  /** Answers when the bot's provider has neither a BYOK key nor a pool (parley-local). */
+  fallback: AnswerEngine;
+  /** The fetch used for provider calls (tests may pass their own). */
+  fetch?: typeof fetch;
+}
+
+/**
+ * Where a bot's answer comes from: a provider, model and key, or undefined when the fallback
+ * engine answers. OPENAI_BASE_URL applies to pool and BYOK keys alike.
+ */
+export async function resolveModelTarget(
+  bot: AnswerRequest['bot'],
+  pool: ProviderPool,
+  keyFor: ProviderEngineDeps['keyFor'],
+): Promise<ModelTarget | undefined> {
+  const provider = providerForModel(bot.selected_model);
+  if (provider === 'local') return undefined;
+  const own = await keyFor(bot.id, keyProviderOf(provider));
+  const modelId = bot.selected_model.trim();
+  switch (provider) {
+    case 'openai':
+    case 'openai-compatible': {
+      // The OpenAI pool exists when OPENAI_API_KEY or OPENAI_BASE_URL is set; a local server may need no key.
+      const apiKey = own ?? pool.openaiApiKey ?? (pool.openaiBaseUrl ? NO_KEY_PLACEHOLDER : undefined);
+      return apiKey ? { provider, modelId, apiKey, baseUrl: pool.openaiBaseUrl } : undefined;
+    }
+    case 'anthropic':
+    case 'google':
+    case 'mistral': {
+      const poolKey = { anthropic: pool.anthropicApiKey, google: pool.googleApiKey, mistral: pool.mistralApiKey }[provider];
+      const apiKey = own ?? poolKey;
+      return apiKey ? { provider, modelId, apiKey } : undefined;
+    }
+  }
+}
+
+/** Passages for the question; a follow-up that finds nothing is retried with the previous question. */
+async function retrievePassages(retriever: Retriever, request: AnswerRequest): Promise<RetrievedPassage[]> {
+  const found = await retriever.search(request.bot.id, request.question, PASSAGE_LIMIT);
+  if (found.length > 0) return found;
+  const previous = [...request.history].reverse().find((turn) => turn.role === 'user');
+  return previous ? retriever.search(request.bot.id, `${previous.content} ${request.question}`, PASSAGE_LIMIT) : found;
+}
+
+/** The distinct sources of the passages, in passage order. */
+function sourcesOf(passages: readonly RetrievedPassage[]): AnswerSource[] {
+  const seen = new Map<string, AnswerSource>();
+  for (const p of passages) {
+    const key = `${p.sourceTitle}\u0000${p.sourceUrl}`;
+    if (!seen.has(key)) seen.set(key, { title: p.sourceTitle, url: p.sourceUrl });
+  }
+  return [...seen.values()];
+}
+
+/** An AnswerEngine over the AI SDK providers, with BYOK keys, the shared pool and a fallback. */
+export function createProviderEngine(deps: ProviderEngineDeps): AnswerEngine {
+  const { pool, timeoutMs, keyFor, retriever, fallback } = deps;
+  const baseFetch = deps.fetch ?? globalThis.fetch;
+
+  return {
+    async answer(request: AnswerRequest): Promise<AnswerStream> {
+      let target: ModelTarget | undefined;
+      try {
+        target = await resolveModelTarget(request.bot, pool, keyFor);
+      } catch {
+        throw new AnswerError("The bot's stored provider key cannot be read (was PARLEY_SECRET_KEY changed?)", 'internal_error');
+      }
+      if (!target) return fallback.answer(request);
+
+      const passages = await retrievePassages(retriever, request);
+      const system = systemPromptFor(request, passages);
+      const messages = messagesFor(request);
+      const sources = sourcesOf(passages);
+      return {
+        engine: `${target.provider}:${target.modelId}`,
+        sources: () => sources,
+        chunks: streamAnswer(target, system, messages, request.signal),
+      };
+    },
+  };
+
+  async function* streamAnswer(
+    target: ModelTarget,
+    system: string,
+    messages: ReturnType<typeof messagesFor>,
+    callerSignal: AbortSignal | undefined,
+  ): AsyncGenerator<string> {
+    const watchdog = new InactivityWatchdog(timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, watchdog.signal]) : watchdog.signal;
+    let failure: unknown;
+    let failed = false;
+    let finished = false;
+    let yielded = false;
+    const result = streamText({
+      model: languageModelFor(target, watchdog.wrapFetch(baseFetch)),
+      system,
+      messages,
+      abortSignal: signal,
+      // A rate limit or a failure status is reported at once rather than retried behind the visitor's back.
+      maxRetries: 0,
+      // Errors arrive as stream parts and are reported by the chat layer; nothing is logged here.
+      onError: () => {},
+    });
+    watchdog.touch();
+    try {
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') {
+          if (!part.text) continue;
+          yielded = true;
+          watchdog.pause();
+          yield part.text;
+          watchdog.resume();
+        } else if (part.type === 'error') {
+          [failed, failure] = [true, part.error];
+          break;
+        } else if (part.type === 'abort') {
+          [failed, failure] = [true, signal.reason];
+          break;
+        } else if (part.type === 'finish') {
+          if (part.finishReason === 'error') [failed, failure] = [true, new Error('the stream ended with an error')];
+        }
+      }
+      if (!failed && signal.aborted) [failed, failure] = [true, signal.reason];
+      finished = !failed;
+    } catch (err) {
+      [failed, failure] = [true, err];
+    } finally {
+      watchdog.stop();
+      // The consumer stopped early, or the call failed: make sure the connection is closed.
+      if (!finished) watchdog.cancel();
+    }
+    if (failed) {
+      throw toAnswerError(failure, {
+        provider: target.provider,
+        modelId: target.modelId,
+        secrets: [target.apiKey],
+        timedOut: watchdog.timedOut,
+        timeoutMs,
+        cancelled: Boolean(callerSignal?.aborted),
+        midStream: yielded || watchdog.receivedBody,
+      });
+    }
+    if (!yielded) throw new AnswerError(`${providerLabel(target.provider)} sent an empty answer`, 'provider_error');
+  }
+}

@@ -1,0 +1,34 @@
+/** Builds the AI SDK model for a provider, a model id and a key. */
+import type { LanguageModel } from 'ai';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import { createMistral } from '@ai-sdk/mistral';
+import { createOpenAI } from '@ai-sdk/openai';
+import type { ModelProvider } from './provider-routing.ts';
+
+export interface ModelTarget {
+  provider: Exclude<ModelProvider, 'local'>;
+  modelId: string;
+  apiKey: string;
+  /** OPENAI_BASE_URL, for openai and openai-compatible. */
+  baseUrl?: string;
+}
+
+/**
+ * The model to stream from. OpenAI and compatible servers speak Chat Completions (Ollama, vLLM and
+ * llama.cpp have no Responses API, and Chat Completions does not store conversations by default).
+ */
+export function languageModelFor(target: ModelTarget, fetchImpl: typeof fetch): LanguageModel {
+  const { provider, modelId, apiKey, baseUrl } = target;
+  switch (provider) {
+    case 'openai':
+    case 'openai-compatible':
+      return createOpenAI({ apiKey, baseURL: baseUrl, fetch: fetchImpl, ...(provider === 'openai-compatible' && { name: 'openai-compatible' }) }).chat(modelId);
+    case 'anthropic':
+      return createAnthropic({ apiKey, fetch: fetchImpl })(modelId);
+    case 'google':
+      return createGoogleGenerativeAI({ apiKey, fetch: fetchImpl })(modelId);
+    case 'mistral':
+      return createMistral({ apiKey, fetch: fetchImpl })(modelId);
+  }
+}
