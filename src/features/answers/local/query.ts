@@ -4,7 +4,7 @@
  */
 import type { ChatTurn } from '../answers.types.ts';
 import type { QueryModel } from './scoring.ts';
-import { contentTerms, searchWords, words } from './text.ts';
+import { contentTerms, searchWords, weightedTerms, words } from './text.ts';
 
 /** What to send to retrieval and how to score what comes back. */
 export interface PreparedQuery {
@@ -43,17 +43,21 @@ export function previousUserTurn(history: ChatTurn[]): string | undefined {
 /** Builds the search text and the weighted terms of a question (and of the turn it follows). */
 export function prepareQuery(question: string, history: ChatTurn[]): PreparedQuery {
   const followUp = isFollowUp(question, history);
-  const weights = new Map<string, number>();
-  const focus = new Set(contentTerms(question));
-  for (const term of focus) weights.set(term, 1);
+  const weights = weightedTerms(question);
+  const focus = new Set(weights.keys());
   const search = searchWords(question);
+  let kindText = question;
   if (followUp) {
     const previous = previousUserTurn(history)!;
-    for (const term of contentTerms(previous)) if (!weights.has(term)) weights.set(term, PREVIOUS_TURN_WEIGHT);
+    // "and expedited?" after "how long does standard shipping take?" still asks how long.
+    kindText = `${question}\n${previous}`;
+    for (const [term, weight] of weightedTerms(previous)) {
+      if (!weights.has(term)) weights.set(term, weight * PREVIOUS_TURN_WEIGHT);
+    }
     for (const word of searchWords(previous)) if (!search.includes(word)) search.push(word);
   }
   return {
-    model: { weights, focus, question },
+    model: { weights, focus, sequence: contentTerms(question), question: kindText },
     searchText: search.slice(0, MAX_SEARCH_WORDS).join(' '),
     followUp,
   };

@@ -5,12 +5,14 @@
  */
 import type { RetrievedPassage } from '../answers.types.ts';
 import { splitUnits } from './sentences.ts';
-import { contentTerms } from './text.ts';
+import { contentTerms, termOf } from './text.ts';
 
 /** The question as weighted terms; `focus` holds the terms of the new message alone. */
 export interface QueryModel {
   weights: Map<string, number>;
   focus: Set<string>;
+  /** The new message's terms in order (for phrase matches). */
+  sequence: string[];
   /** The raw question, read for the kind of answer it expects. */
   question: string;
 }
@@ -30,6 +32,9 @@ export interface ScoredUnit {
   coverage: number;
   score: number;
 }
+
+// A term found only in the unit's heading or source title counts for this share of a match.
+const CONTEXT_SHARE = 0.7;
 
 interface Candidate {
   text: string;
@@ -69,13 +74,19 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): Sco
   }
   if (total === 0) return [];
   const kind = expectedKind(query.question);
+  const pairs = pairsOf(query.sequence);
   const scored = candidates.map((c): ScoredUnit => {
+    // A sentence holding the kind of value asked for ("$19", "3 days") answers the words asking for it.
+    const answersKind = kind !== null && kind.pattern.test(c.text);
     let matched = 0;
     let focusMatched = 0;
+    let inContext = 0;
     for (const [term, weight] of query.weights) {
-      const w = weight * idf.get(term)! * (c.terms.has(term) ? 1 : c.context.has(term) ? 0.5 : 0);
-      matched += w;
-      if (query.focus.has(term)) focusMatched += w;
+      const base = weight * idf.get(term)!;
+      const share = c.terms.has(term) || (answersKind && kind.asks.has(term)) ? 1 : c.context.has(term) ? CONTEXT_SHARE : 0;
+      matched += base * share;
+      if (query.focus.has(term)) focusMatched += base * share;
+      if (c.context.has(term)) inContext += base;
     }
     const overall = Math.min(1, matched / total);
     // A follow-up may be answered by its own words alone, without the turn it follows.
@@ -84,7 +95,9 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): Sco
       overall +
       0.1 * proximity(c.order, query.weights) +
       0.08 / (1 + c.rank) +
-      (kind && kind.test(c.text) ? 0.12 : 0) -
+      0.15 * (inContext / total) +
+      (pairs.size ? (0.12 * shared(pairs, pairsOf(c.order))) / pairs.size : 0) +
+      (answersKind ? 0.12 : 0) -
       lengthPenalty(c.order.length);
     return { text: c.text, listItem: c.listItem, passage: c.passage, rank: c.rank, index: c.index, terms: c.terms, coverage, score };
   });
@@ -101,6 +114,22 @@ function rarity(query: QueryModel, candidates: Candidate[]): Map<string, number>
     idf.set(term, Math.log((n + 1) / (df + 0.5)) + 0.2);
   }
   return idf;
+}
+
+/** Adjacent term pairs, order ignored: "return shipping" matches "shipping returns". */
+function pairsOf(order: string[]): Set<string> {
+  const out = new Set<string>();
+  for (let i = 1; i < order.length; i++) {
+    const [a, b] = [order[i - 1]!, order[i]!];
+    if (a !== b) out.add(a < b ? `${a} ${b}` : `${b} ${a}`);
+  }
+  return out;
+}
+
+function shared(a: Set<string>, b: Set<string>): number {
+  let n = 0;
+  for (const x of a) if (b.has(x)) n++;
+  return n;
 }
 
 /** How tightly the matched terms sit together: 1 when adjacent, falling with the gap. */
@@ -126,21 +155,38 @@ function lengthPenalty(terms: number): number {
 
 const DURATION = /\d+\s*(?:(?:-|–|to|or)\s*\d+\s*)?(?:business\s+|working\s+|calendar\s+)?(?:minutes?|hours?|days?|weeks?|months?|years?|cycles?)\b|\b(?:same|next)\s+(?:business\s+)?day\b|\b(?:lifetime|immediately|at once|straight away|never expire)/i;
 const MONEY = /[$€£¥]\s?\d|\d\s?(?:usd|eur|gbp|dollars?|euros?)\b|\d+\s?%|\bfree\b/i;
-const NUMBER = /\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred)\b/i;
+const NUMBER = /\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred)\b/i;
 const TIME = /\b\d{1,2}(?::\d{2})?\s*(?:a\.m\.|p\.m\.|am|pm)|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\bbefore\b|\bafter\b|\bwhen\b|\bonce\b|\bwithin\b/i;
 const PLACE = />|\b(?:at|in|on|under|to)\s+(?:the\s+)?\p{Lu}|\b(?:avenue|street|road|way|page|menu|settings|account|address)\b/iu;
 const PERSON = /\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+/u;
 const CONTACT = /@|\+?\d[\d\s().-]{7,}\d|https?:\/\//;
 
-/** A pattern the kind of answer the question asks for should match, or null when it asks for none. */
-export function expectedKind(question: string): RegExp | null {
+/** The kind of value a question asks for, and the query terms such a value answers. */
+export interface AnswerKind {
+  pattern: RegExp;
+  asks: Set<string>;
+}
+
+const kindOf = (pattern: RegExp, asks: string) => ({ pattern, asks: new Set(asks.split(' ').map(termOf)) });
+const KINDS = {
+  duration: kindOf(DURATION, 'time length duration period day week month year hour minute'),
+  money: kindOf(MONEY, 'cost amount'),
+  number: kindOf(NUMBER, 'number amount minimum maximum'),
+  time: kindOf(TIME, 'time date day hour'),
+  contact: kindOf(CONTACT, 'number phone email address contact'),
+  person: kindOf(PERSON, 'name person'),
+  place: kindOf(PLACE, 'place location address'),
+};
+
+/** The kind of answer the question asks for, or null when it asks for none in particular. */
+export function expectedKind(question: string): AnswerKind | null {
   const q = question.toLowerCase();
-  if (/\bhow (?:long|soon|quickly|fast)\b|\bby when\b|\bhow many (?:days|weeks|months|years|hours|minutes)\b/.test(q)) return DURATION;
-  if (/\bhow much\b|\bcost\b|\bprice\b|\bfees?\b|\bcharge\b|cu[áa]nto|combien|wie viel|quanto/.test(q)) return MONEY;
-  if (/\bhow many\b|\bnumber of\b|\bminimum\b|\bmaximum\b/.test(q)) return NUMBER;
-  if (/\bwhen\b|\bwhat time\b|\bhours\b|\bopen\b/.test(q)) return TIME;
-  if (/\b(?:phone|e-?mail|contact|call|reach)\b/.test(q)) return CONTACT;
-  if (/\bwho\b/.test(q)) return PERSON;
-  if (/\bwhere\b/.test(q)) return PLACE;
+  if (/\bhow (?:long|soon|quickly|fast)\b|\bby when\b|\bhow many (?:days|weeks|months|years|hours|minutes)\b/.test(q)) return KINDS.duration;
+  if (/\bhow much\b|\bcost\b|\bprice\b|\bfees?\b|\bcharge\b|cu[áa]nto|combien|wie viel|quanto/.test(q)) return KINDS.money;
+  if (/\b(?:phone|telephone) number\b|\be-?mail address\b|\bcontact (?:details|address)\b|\bcall you\b|\breach you\b/.test(q)) return KINDS.contact;
+  if (/\bhow many\b|\bnumber of\b|\bminimum\b|\bmaximum\b/.test(q)) return KINDS.number;
+  if (/\bwhen\b|\bwhat time\b|\bhours\b|\bopen\b/.test(q)) return KINDS.time;
+  if (/\bwho (?:founded|started|created|owns|runs|leads|is|are|was|were)\b/.test(q)) return KINDS.person;
+  if (/\bwhere\b/.test(q)) return KINDS.place;
   return null;
 }

@@ -6,7 +6,7 @@ import type { AnswerSource } from '../answers.types.ts';
 import type { ScoredUnit } from './scoring.ts';
 
 /** Below this share of the question's weight the engine says it does not know. */
-export const ANSWER_THRESHOLD = 0.55;
+export const ANSWER_THRESHOLD = 0.48;
 const MAX_UNITS = 3;
 const NEAR_DUPLICATE = 0.6;
 
@@ -24,16 +24,17 @@ export function selectUnits(scored: ScoredUnit[]): ScoredUnit[] {
   const previous = neighbour(best, -1);
   if (previous && LEANS_BACK.test(best.text)) chosen.push(previous);
   const next = neighbour(best, 1);
-  if (next && (best.text.trimEnd().endsWith(':') || (LEANS_BACK.test(next.text) && next.score >= 0.5 * best.score))) {
+  if (next && (best.text.trimEnd().endsWith(':') || LEANS_BACK.test(next.text))) {
     chosen.push(next);
   }
 
   for (const unit of scored.slice(1)) {
     if (chosen.length >= MAX_UNITS) break;
-    if (chosen.includes(unit) || unit.score < 0.8 * best.score || unit.coverage < ANSWER_THRESHOLD) continue;
+    if (chosen.includes(unit) || unit.coverage < ANSWER_THRESHOLD) continue;
+    // The further from the best sentence, the closer its score must be.
+    const near = unit.passage === best.passage ? 0.7 : unit.passage.sourceTitle === best.passage.sourceTitle ? 0.9 : 0.95;
+    if (unit.score < near * best.score) continue;
     if (chosen.some((c) => overlap(c.terms, unit.terms) > NEAR_DUPLICATE)) continue;
-    const sameSource = unit.passage.sourceTitle === best.passage.sourceTitle;
-    if (!sameSource && unit.score < 0.92 * best.score) continue;
     if (!addsSomething(unit, chosen)) continue;
     chosen.push(unit);
   }

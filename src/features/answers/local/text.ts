@@ -15,7 +15,7 @@ const STOP_WORDS = new Set(
   up us ve very was wasn way we were what whats when where whether which while who whom whose why will with
   within without won would yes yet you your yours yourself d m
   hi hello hey thanks thank ok okay anyone somebody someone something anything thing things tell know want
-  wanted wondering wonder help possible able actually exactly maybe still already
+  wanted wondering wonder help possible able actually exactly maybe still already one anymore ever
   el la los las un una unos unas de del al y o en por para con sin que como cuando donde es son está estan
   mi mis tu su sus se lo le les me te nos qué cómo cuánto cuanto puedo puede hay muy más
   le les un une des du de et ou en dans par pour avec sans que qui quoi comment quand où est sont mon ma mes
@@ -34,7 +34,11 @@ const WORD_MAP: Record<string, string> = {
   cheque: 'check', cheques: 'check', instalment: 'installment', instalments: 'installment', organisation: 'organization',
   licence: 'license', kept: 'keep', sent: 'send', paid: 'pay', bought: 'buy', forgot: 'forget', forgotten: 'forget',
   lost: 'lose', broke: 'broken', gave: 'give', given: 'give', took: 'take', taken: 'take', made: 'make',
-  zero: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9',
+  ridden: 'ride', rode: 'ride', worn: 'wear', wore: 'wear', stolen: 'steal', stole: 'steal', sold: 'sell',
+  chosen: 'choose', chose: 'choose', written: 'write', wrote: 'write', held: 'hold', left: 'leave', spent: 'spend',
+  brought: 'bring', caught: 'catch', fell: 'fall', fallen: 'fall', torn: 'tear', tore: 'tear', won: 'win',
+  knew: 'know', known: 'know', grew: 'grow', grown: 'grow', began: 'begin', begun: 'begin', hidden: 'hide',
+  zero: '0', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9',
   ten: '10', eleven: '11', twelve: '12', twenty: '20', thirty: '30', hundred: '100', percent: '%',
   ebike: 'e bike', ebikes: 'e bike', email: 'email', emails: 'email', mails: 'mail', bicycle: 'bike', bicycles: 'bike',
   setup: 'set up', login: 'signin', logon: 'signin', signin: 'signin', sign_in: 'signin', signon: 'signin',
@@ -45,15 +49,26 @@ const PHRASES: [RegExp, string][] = [
   [/\b(?:log|sign)(?:ged|ging|ed|ing|s)?[\s-]?(?:in|on)(?:to)?\b/g, ' signin '],
   [/\b(?:log|sign)(?:ged|ging|ed|ing|s)?[\s-]?out\b/g, ' signout '],
   [/\b(?:two|2)[\s-]?(?:factor|step)(?:[\s-]?(?:authentication|verification|auth))?\b|\b2fa\b|\bmfa\b/g, ' twostep '],
-  [/\bmoney back\b|\bpaid back\b|\breimburs\w*/g, ' refund '],
-  [/\bsend(?:ing)? (?:it |them |this |that )?back\b|\bbring (?:it |them )?back\b/g, ' return '],
+  [/\breimburs\w*/g, ' refund '],
+  [/\b(?:send|sent|sending|bring|brought|take|took|ship|mail)\s+((?:[\p{L}\p{N}]+\s+){0,2}?)back\b/gu, ' return $1'],
+  [/\b(?:give|gave|giving|pay|paying|get|getting)\s+((?:[\p{L}\p{N}]+\s+){0,3}?)back\b/gu, ' refund $1'],
+  [/\b(?:postal|zip|post)\s+codes?\b/g, ' postcode '],
+  [/\bat least\b/g, ' minimum '],
+  [/\bat most\b|\bup to\b/g, ' maximum '],
   [/\bpromo(?:tional)?\b|\bcoupons?\b|\bvouchers?\b|\bdiscount codes?\b/g, ' discount '],
   [/\be-?mail addresse?s?\b/g, ' email '],
   [/\bcustomer (?:service|care|support)\b/g, ' support '],
   [/\bsign(?:ed|ing|s)?[\s-]?up\b/g, ' signup '],
   [/\bhow (?:long|many|quickly|fast|soon|often)\b/g, ' '],
-  [/\bhow much\b/g, ' cost '],
+  [/\b(\d+)\s*percent off\b/g, ' $1 percent discount '],
   [/\bin stock\b/g, ' stock '],
+];
+
+// Upper-case abbreviations, read before lower-casing ("US" is not "us").
+const ABBREVIATIONS: [RegExp, string][] = [
+  [/\bU\.?S\.?A\.?(?=\W|$)|\bU\.S\.(?=\W|$)|\bUS\b/g, 'United States'],
+  [/\bU\.?K\.?(?=\W|$)/g, 'United Kingdom'],
+  [/\bEU\b/g, 'European Union'],
 ];
 
 // Groups of words that mean the same thing in a help centre; every member maps to the first one's stem.
@@ -90,7 +105,27 @@ const SYNONYM_GROUPS: string[][] = [
   ['receipt', 'receipts', 'invoice', 'invoices'],
   ['subscription', 'subscriptions', 'membership', 'memberships'],
   ['vat', 'gst', 'hst', 'tax'],
+  ['merge', 'merged', 'combine', 'combined', 'consolidate'],
+  ['trial', 'try', 'tries', 'tried', 'trying'],
+  ['currency', 'currencies', 'dollar', 'dollars', 'euro', 'euros', 'pound', 'pounds', 'yen'],
+  ['minimum', 'min', 'least'],
+  ['maximum', 'max', 'most', 'limit', 'limits'],
+  ['length', 'long', 'lengthy'],
+  ['postcode', 'postcodes', 'zipcode'],
 ];
+
+// Words that rarely name the topic of a question: they count, but for less.
+const LIGHT_WORDS = new Set(
+  `mean means meant show shows showing shown give gives giving get gets place placed find found make makes happen happens
+  happened work works working take takes go goes going gone come comes came see seen look looks use used using put back right thing things kind sort option options way ways time times long many much new old first last next
+  day days good bad best better enough little lot lots whole part sure problem issue question say says said tell
+  told exactly now`.split(/\s+/),
+);
+
+/** How much a query word counts towards the question's topic (1 for most words). */
+export function wordWeight(word: string): number {
+  return LIGHT_WORDS.has(word) ? 0.3 : 1;
+}
 
 const CANONICAL = new Map<string, string>();
 for (const group of SYNONYM_GROUPS) {
@@ -100,7 +135,9 @@ for (const group of SYNONYM_GROUPS) {
 
 /** Lower-cased words, numbers and codes of a text (diacritics kept, punctuation dropped). */
 export function words(text: string): string[] {
-  let s = text.normalize('NFKC').toLowerCase().replace(/%/g, ' percent ').replace(/[’']s\b/g, '');
+  let s = text.normalize('NFKC');
+  for (const [pattern, replacement] of ABBREVIATIONS) s = s.replace(pattern, replacement);
+  s = s.toLowerCase().replace(/%/g, ' percent ').replace(/[’']s\b/g, '');
   for (const [pattern, replacement] of PHRASES) s = s.replace(pattern, replacement);
   const out: string[] = [];
   for (const w of s.match(/[\p{L}\p{N}]+/gu) ?? []) {
@@ -138,6 +175,17 @@ const SURFACE: Record<string, string[]> = {
   '%': ['percent'],
 };
 const EXPANSIONS_PER_WORD = 3;
+
+/** The content terms of a text with their weights (a light word counts less). */
+export function weightedTerms(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const w of words(text)) {
+    if (STOP_WORDS.has(w)) continue;
+    const term = termOf(w);
+    out.set(term, Math.max(out.get(term) ?? 0, wordWeight(w)));
+  }
+  return out;
+}
 
 /**
  * The words worth sending to full-text search: the content words first, then other members of
