@@ -7,9 +7,9 @@ import type { AnswerEngine, AnswerRequest, AnswerSource, AnswerStream, Retriever
 import { chooseLanguage } from './language.ts';
 import { PHRASES } from './phrases.ts';
 import { prepareQuery } from './query.ts';
-import { scoreUnits } from './scoring.ts';
+import { scoreUnits, TOPIC_WEIGHT } from './scoring.ts';
 import { composeAnswer, selectUnits } from './select.ts';
-import { recogniseSmallTalk } from './small-talk.ts';
+import { recogniseSmallTalk, stripGreeting } from './small-talk.ts';
 
 /** The engine name the chat layer records. */
 export const LOCAL_ENGINE_NAME = 'parley-local';
@@ -48,9 +48,10 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   }
 
   const phrases = PHRASES[chooseLanguage(request)];
-  const query = prepareQuery(question, request.history);
+  const query = prepareQuery(stripGreeting(question), request.history);
   const passages = query.searchText ? await retriever.search(bot.id, query.searchText, PASSAGES_TO_READ) : [];
-  const chosen = selectUnits(scoreUnits(query.model, passages));
+  const topicWords = [...query.model.weights.values()].filter((w) => w >= TOPIC_WEIGHT).length;
+  const chosen = selectUnits(scoreUnits(query.model, passages), topicWords);
   if (chosen.length === 0) {
     const text = bot.strict_mode ? phrases.dontKnow : `${phrases.dontKnow} ${phrases.invite}`;
     return { text, sources: [], kind: 'refusal' };

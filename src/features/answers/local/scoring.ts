@@ -30,8 +30,13 @@ export interface ScoredUnit {
    * new message's own weight when that is higher.
    */
   coverage: number;
+  /** How many of the question's topic words (light words aside) the unit or its headings hold. */
+  topicMatches: number;
   score: number;
 }
+
+/** Query terms weighing at least this are topic words (light words and earlier turns' light words are not). */
+export const TOPIC_WEIGHT = 0.5;
 
 // A term found only in the unit's heading or source title counts for this share of a match.
 const CONTEXT_SHARE = 0.7;
@@ -81,9 +86,11 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): Sco
     let matched = 0;
     let focusMatched = 0;
     let inContext = 0;
+    let topicMatches = 0;
     for (const [term, weight] of query.weights) {
       const base = weight * idf.get(term)!;
       const share = c.terms.has(term) || (answersKind && kind.asks.has(term)) ? 1 : c.context.has(term) ? CONTEXT_SHARE : 0;
+      if (share > 0 && weight >= TOPIC_WEIGHT) topicMatches++;
       matched += base * share;
       if (query.focus.has(term)) focusMatched += base * share;
       if (c.context.has(term)) inContext += base;
@@ -99,7 +106,7 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): Sco
       (pairs.size ? (0.12 * shared(pairs, pairsOf(c.order))) / pairs.size : 0) +
       (answersKind ? 0.12 : 0) -
       lengthPenalty(c.order.length);
-    return { text: c.text, listItem: c.listItem, passage: c.passage, rank: c.rank, index: c.index, terms: c.terms, coverage, score };
+    return { text: c.text, listItem: c.listItem, passage: c.passage, rank: c.rank, index: c.index, terms: c.terms, coverage, topicMatches, score };
   });
   return scored.sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
 }

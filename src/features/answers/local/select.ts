@@ -14,9 +14,11 @@ const NEAR_DUPLICATE = 0.6;
 const LEANS_BACK = /^(?:it|this|that|these|those|they|them|then|there|however|but|otherwise|also|so|in that case|in both cases|if not|after that|each|both|doing so)\b/i;
 
 /** The sentences to quote, best first, or [] when nothing passes the threshold. */
-export function selectUnits(scored: ScoredUnit[]): ScoredUnit[] {
+export function selectUnits(scored: ScoredUnit[], topicWords: number): ScoredUnit[] {
   const best = scored[0];
   if (!best || best.coverage < ANSWER_THRESHOLD) return [];
+  // A question about two things is not answered by a sentence about one of them.
+  if (best.topicMatches < Math.min(2, topicWords)) return [];
   const chosen: ScoredUnit[] = [best];
   const neighbour = (unit: ScoredUnit, step: number) =>
     scored.find((u) => u.passage === unit.passage && u.index === unit.index + step);

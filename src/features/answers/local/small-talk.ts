@@ -52,14 +52,38 @@ for (const [kind, language, list] of EXPRESSIONS) {
   }
 }
 
+function foldWord(word: string): string {
+  return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
 function fold(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[’']/g, '')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter(Boolean);
+  return (text.replace(/[’']/g, '').match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).map(foldWord);
+}
+
+/** The length of the small-talk expression starting at token i (0 when none). */
+function expressionAt(tokens: string[], i: number): { size: number; kind: Kind; language: PhraseLanguage | null } | null {
+  for (let size = Math.min(LONGEST, tokens.length - i); size > 0; size--) {
+    const entry = LEXICON.get(tokens.slice(i, i + size).join(' '));
+    if (entry) return { size, ...entry };
+  }
+  return null;
+}
+
+/** The message without a leading greeting ("Hi! Do you ship to Japan?" → "Do you ship to Japan?"). */
+export function stripGreeting(message: string): string {
+  const found = [...message.replace(/[’']/g, ' ').matchAll(/[\p{L}\p{M}\p{N}]+/gu)];
+  const tokens = found.map((m) => foldWord(m[0]));
+  let i = 0;
+  let end = 0;
+  while (i < tokens.length) {
+    const expression = expressionAt(tokens, i);
+    if (!expression || expression.kind !== 'greeting') break;
+    i += expression.size;
+    const last = found[i - 1]!;
+    end = last.index! + last[0].length;
+  }
+  const rest = message.slice(end).replace(/^[\s,.!?¡¿;:—–-]+/u, '');
+  return rest.trim() ? rest : message;
 }
 
 /** The small talk a message consists of, or null when it says anything more (a question, a request). */
@@ -71,17 +95,12 @@ export function recogniseSmallTalk(message: string, botName = ''): SmallTalk | n
   let language: PhraseLanguage | null = null;
   let i = 0;
   while (i < tokens.length) {
-    let matched = 0;
-    for (let size = Math.min(LONGEST, tokens.length - i); size > 0; size--) {
-      const entry = LEXICON.get(tokens.slice(i, i + size).join(' '));
-      if (entry) {
-        kinds.add(entry.kind);
-        language ??= entry.language;
-        matched = size;
-        break;
-      }
+    const expression = expressionAt(tokens, i);
+    if (expression) {
+      kinds.add(expression.kind);
+      language ??= expression.language;
+      i += expression.size;
     }
-    if (matched) i += matched;
     else if (FILLER.has(tokens[i]!) || nameWords.has(tokens[i]!)) i++;
     else return null;
   }

@@ -15,7 +15,7 @@ const STOP_WORDS = new Set(
   up us ve very was wasn way we were what whats when where whether which while who whom whose why will with
   within without won would yes yet you your yours yourself d m
   hi hello hey thanks thank ok okay anyone somebody someone something anything thing things tell know want
-  wanted wondering wonder help possible able actually exactly maybe still already one anymore ever
+  wanted wondering wonder help possible able actually exactly maybe still already one ones anymore ever
   el la los las un una unos unas de del al y o en por para con sin que como cuando donde es son está estan
   mi mis tu su sus se lo le les me te nos qué cómo cuánto cuanto puedo puede hay muy más
   le les un une des du de et ou en dans par pour avec sans que qui quoi comment quand où est sont mon ma mes
@@ -38,7 +38,7 @@ const WORD_MAP: Record<string, string> = {
   chosen: 'choose', chose: 'choose', written: 'write', wrote: 'write', held: 'hold', left: 'leave', spent: 'spend',
   brought: 'bring', caught: 'catch', fell: 'fall', fallen: 'fall', torn: 'tear', tore: 'tear', won: 'win',
   knew: 'know', known: 'know', grew: 'grow', grown: 'grow', began: 'begin', begun: 'begin', hidden: 'hide',
-  zero: '0', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9',
+  zero: '0', twice: '2', double: '2', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9',
   ten: '10', eleven: '11', twelve: '12', twenty: '20', thirty: '30', hundred: '100', percent: '%',
   ebike: 'e bike', ebikes: 'e bike', email: 'email', emails: 'email', mails: 'mail', bicycle: 'bike', bicycles: 'bike',
   setup: 'set up', login: 'signin', logon: 'signin', signin: 'signin', sign_in: 'signin', signon: 'signin',
@@ -50,6 +50,7 @@ const PHRASES: [RegExp, string][] = [
   [/\b(?:log|sign)(?:ged|ging|ed|ing|s)?[\s-]?out\b/g, ' signout '],
   [/\b(?:two|2)[\s-]?(?:factor|step)(?:[\s-]?(?:authentication|verification|auth))?\b|\b2fa\b|\bmfa\b/g, ' twostep '],
   [/\breimburs\w*/g, ' refund '],
+  [/\bopt(?:ed|ing)?[\s-]out\b/g, ' unsubscribe '],
   [/\b(?:send|sent|sending|bring|brought|take|took|ship|mail)\s+((?:[\p{L}\p{N}]+\s+){0,2}?)back\b/gu, ' return $1'],
   [/\b(?:give|gave|giving|pay|paying|get|getting)\s+((?:[\p{L}\p{N}]+\s+){0,3}?)back\b/gu, ' refund $1'],
   [/\b(?:postal|zip|post)\s+codes?\b/g, ' postcode '],
@@ -107,6 +108,9 @@ const SYNONYM_GROUPS: string[][] = [
   ['vat', 'gst', 'hst', 'tax'],
   ['merge', 'merged', 'combine', 'combined', 'consolidate'],
   ['trial', 'try', 'tries', 'tried', 'trying'],
+  ['decline', 'declined', 'refuse', 'refused', 'reject', 'rejected', 'deny', 'denied'],
+  ['home', 'house', 'door', 'doorstep'],
+  ['newsletter', 'newsletters', 'marketing'],
   ['currency', 'currencies', 'dollar', 'dollars', 'euro', 'euros', 'pound', 'pounds', 'yen'],
   ['minimum', 'min', 'least'],
   ['maximum', 'max', 'most', 'limit', 'limits'],
@@ -119,7 +123,8 @@ const LIGHT_WORDS = new Set(
   `mean means meant show shows showing shown give gives giving get gets place placed find found make makes happen happens
   happened work works working take takes go goes going gone come comes came see seen look looks use used using put back right thing things kind sort option options way ways time times long many much new old first last next
   day days good bad best better enough little lot lots whole part sure problem issue question say says said tell
-  told exactly now`.split(/\s+/),
+  told now keep keeps kept mobile regular normal usual single large small big offer offers provide provides allow
+  allowed local instead available`.split(/\s+/),
 );
 
 /** How much a query word counts towards the question's topic (1 for most words). */
