@@ -38,6 +38,9 @@ export interface ScoredUnit {
 /** Query terms weighing at least this are topic words (light words and earlier turns' light words are not). */
 export const TOPIC_WEIGHT = 0.5;
 
+// A question asking "how long" or "how much" is rarely answered by a sentence without such a value.
+const KIND_MISSING_PENALTY = 0.15;
+
 // A term found only in the unit's heading or source title counts for this share of a match.
 const CONTEXT_SHARE = 0.7;
 
@@ -104,7 +107,7 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): Sco
       0.08 / (1 + c.rank) +
       0.15 * (inContext / total) +
       (pairs.size ? (0.12 * shared(pairs, pairsOf(c.order))) / pairs.size : 0) +
-      (answersKind ? 0.12 : 0) -
+      (kind === null ? 0 : answersKind ? 0.12 : -KIND_MISSING_PENALTY) -
       lengthPenalty(c.order.length);
     return { text: c.text, listItem: c.listItem, passage: c.passage, rank: c.rank, index: c.index, terms: c.terms, coverage, topicMatches, score };
   });

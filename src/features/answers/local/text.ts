@@ -124,7 +124,7 @@ const LIGHT_WORDS = new Set(
   happened work works working take takes go goes going gone come comes came see seen look looks use used using put back right thing things kind sort option options way ways time times long many much new old first last next
   day days good bad best better enough little lot lots whole part sure problem issue question say says said tell
   told now keep keeps kept mobile regular normal usual single large small big offer offers provide provides allow
-  allowed local instead available`.split(/\s+/),
+  allowed local instead available item items product products stuff`.split(/\s+/),
 );
 
 /** How much a query word counts towards the question's topic (1 for most words). */

@@ -1,0 +1,175 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AnswerBot, AnswerRequest, RetrievedPassage, Retriever } from '../answers.types.ts';
+import { createLocalEngine } from './local-engine.ts';
+import { PHRASES } from './phrases.ts';
+import { languageOfTag } from './language.ts';
+import { splitSentences } from './sentences.ts';
+
+/** A tiny term-overlap retriever: enough to unit-test the engine (real retrieval is tested with knowledge). */
+function stubRetriever(passages: Omit<RetrievedPassage, 'score' | 'passageId' | 'sourceId'>[]): Retriever & { queries: string[] } {
+  const queries: string[] = [];
+  const words = (s: string) => new Set(s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  return {
+    queries,
+    async search(_botId, query, limit) {
+      queries.push(query);
+      const q = words(query);
+      return passages
+        .map((p, i) => {
+          const w = words(`${p.sourceTitle} ${p.heading} ${p.text}`);
+          let score = 0;
+          for (const t of q) if (w.has(t)) score++;
+          return { ...p, passageId: `p${i}`, sourceId: `s-${p.sourceTitle}`, score };
+        })
+        .filter((p) => p.score > 0)
+        .sort((a, b) => b.score - a.score)
+        .slice(0, limit);
+    },
+  };
+}
+
+const KNOWLEDGE = [
+  {
+    sourceTitle: 'Returns',
+    sourceUrl: 'https://help.example.com/returns',
+    heading: 'Returns > The return window',
+    text: 'You have 30 days from the delivery date to start a return. The item must be unused, with its original packaging. Club members have 60 days.',
+  },
+  {
+    sourceTitle: 'Shipping',
+    sourceUrl: '',
+    heading: 'Shipping > Costs',
+    text: 'Standard shipping costs $7.95 for orders under $50. Orders to Canada cost $19 to ship with DHL Express.',
+  },
+  {
+    sourceTitle: 'Shipping',
+    sourceUrl: '',
+    heading: 'Shipping > Delivery times',
+    text: 'Standard delivery takes 3 to 7 business days. Expedited delivery takes 2 to 3 business days and costs $19.95.',
+  },
+  {
+    sourceTitle: 'Security',
+    sourceUrl: '',
+    heading: 'Security > Codes',
+    text: 'Backup codes such as KX-4421-Q work once. Generate new codes in Account > Security.',
+  },
+];
+
+const BOT: AnswerBot = {
+  id: 'bot-1',
+  name: 'Helper',
+  welcome_message: 'Welcome to Example Shop! Ask me anything.',
+  selected_model: 'parley-local',
+  system_instructions: '',
+  response_language: '',
+  strict_mode: true,
+  lead_capture_enabled: false,
+};
+
+async function ask(question: string, options: Partial<AnswerRequest> & { bot?: Partial<AnswerBot> } = {}) {
+  const retriever = stubRetriever(KNOWLEDGE);
+  const engine = createLocalEngine({ retriever });
+  const stream = await engine.answer({ history: [], ...options, question, bot: { ...BOT, ...options.bot } });
+  const chunks: string[] = [];
+  for await (const chunk of stream.chunks) chunks.push(chunk);
+  return { text: chunks.join(''), chunks, sources: stream.sources(), engine: stream.engine, queries: retriever.queries };
+}
+
+describe('parley-local answers', () => {
+  test('quotes the answering sentence verbatim and cites its source', async () => {
+    const answer = await ask('How many days do I have to send an item back?');
+    assert.equal(answer.engine, 'parley-local');
+    assert.match(answer.text, /You have 30 days from the delivery date to start a return\./);
+    assert.deepEqual(answer.sources[0], { title: 'Returns', url: 'https://help.example.com/returns' });
+  });
+
+  test('keeps numbers and codes unchanged and gives text sources an empty url', async () => {
+    const shipping = await ask('What does standard shipping cost?');
+    assert.match(shipping.text, /Standard shipping costs \$7\.95 for orders under \$50\./);
+    assert.deepEqual(shipping.sources, [{ title: 'Shipping', url: '' }]);
+    const codes = await ask('How often can a backup code be used?');
+    assert.match(codes.text, /KX-4421-Q/);
+  });
+
+  test('streams the answer in several chunks', async () => {
+    const answer = await ask('How long does expedited delivery take?');
+    assert.ok(answer.chunks.length > 2, `chunks: ${answer.chunks.length}`);
+    assert.match(answer.text, /Expedited delivery takes 2 to 3 business days and costs \$19\.95\./);
+  });
+
+  test('refuses when nothing answers the question, inviting a rephrase only when not strict', async () => {
+    const strict = await ask('What is the top speed of your electric scooter?');
+    assert.equal(strict.text, PHRASES.en.dontKnow);
+    assert.deepEqual(strict.sources, []);
+    const relaxed = await ask('What is the top speed of your electric scooter?', { bot: { strict_mode: false } });
+    assert.equal(relaxed.text, `${PHRASES.en.dontKnow} ${PHRASES.en.invite}`);
+    assert.deepEqual(relaxed.sources, []);
+  });
+
+  test('answers greetings with the welcome message, and thanks and goodbyes politely', async () => {
+    for (const greeting of ['hi', 'Hello there!', 'hola', 'bonjour', 'hallo', 'olá', 'ciao', 'good morning']) {
+      const answer = await ask(greeting);
+      assert.equal(answer.text, BOT.welcome_message, greeting);
+      assert.deepEqual(answer.sources, []);
+      assert.deepEqual(answer.queries, [], 'small talk does not search');
+    }
+    assert.equal((await ask('thanks a lot!')).text, PHRASES.en.thanks);
+    assert.equal((await ask('bye, see you later')).text, PHRASES.en.goodbye);
+    assert.equal((await ask('merci beaucoup')).text, PHRASES.fr.thanks);
+    assert.equal((await ask('gracias')).text, PHRASES.es.thanks);
+  });
+
+  test('treats a greeting followed by a question as a question', async () => {
+    const answer = await ask('Hi! How many days do I have to start a return?');
+    assert.match(answer.text, /30 days from the delivery date/);
+    assert.equal(answer.sources[0]?.title, 'Returns');
+  });
+
+  test('uses the previous user turn for a follow-up', async () => {
+    const history = [
+      { role: 'user' as const, content: 'How long does standard delivery take?' },
+      { role: 'assistant' as const, content: 'Standard delivery takes 3 to 7 business days.' },
+    ];
+    const answer = await ask('and expedited?', { history });
+    assert.match(answer.text, /Expedited delivery takes 2 to 3 business days/);
+    assert.match(answer.queries[0]!, /delivery/, 'the search carries the earlier turn');
+    const alone = await ask('and expedited?');
+    assert.ok(!alone.queries[0]?.includes('standard'));
+  });
+
+  test('writes its phrases in the forced response language', async () => {
+    const spanish = await ask('What is the top speed of your electric scooter?', { bot: { response_language: 'es' } });
+    assert.equal(spanish.text, PHRASES.es.dontKnow);
+    const override = await ask('thanks', { bot: { response_language: 'de' }, responseLanguage: 'pt-BR' });
+    assert.equal(override.text, PHRASES.pt.thanks);
+    const unknown = await ask('thanks', { bot: { response_language: 'ja' } });
+    assert.equal(unknown.text, PHRASES.en.thanks);
+  });
+
+  test("mirrors the visitor's detected language when none is forced", async () => {
+    const french = await ask("Quelle est la vitesse maximale de votre trottinette électrique, s'il vous plaît ?");
+    assert.equal(french.text, PHRASES.fr.dontKnow);
+    const german = await ask('Wie schnell fährt Ihr elektrischer Roller höchstens?', { bot: { strict_mode: false } });
+    assert.equal(german.text, `${PHRASES.de.dontKnow} ${PHRASES.de.invite}`);
+    const short = await ask('ok?');
+    assert.equal(short.text, PHRASES.en.dontKnow);
+  });
+});
+
+describe('parley-local helpers', () => {
+  test('language tags map to their primary subtag, unknown ones to English', () => {
+    assert.equal(languageOfTag('pt-BR'), 'pt');
+    assert.equal(languageOfTag('IT'), 'it');
+    assert.equal(languageOfTag('Spanish'), 'es');
+    assert.equal(languageOfTag('zh-Hans'), 'en');
+  });
+
+  test('sentences split at stops but not at abbreviations or decimals', () => {
+    assert.deepEqual(splitSentences('Open 7 a.m. to 7 p.m. Pacific time. Version 4.2 fixes it! Call us.'), [
+      'Open 7 a.m. to 7 p.m. Pacific time.',
+      'Version 4.2 fixes it!',
+      'Call us.',
+    ]);
+  });
+});
