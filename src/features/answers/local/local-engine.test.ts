@@ -67,7 +67,7 @@ const BOT: AnswerBot = {
   lead_capture_enabled: false,
 };
 
-async function ask(question: string, options: Partial<AnswerRequest> & { bot?: Partial<AnswerBot> } = {}) {
+async function ask(question: string, options: Partial<Omit<AnswerRequest, 'bot'>> & { bot?: Partial<AnswerBot> } = {}) {
   const retriever = stubRetriever(KNOWLEDGE);
   const engine = createLocalEngine({ retriever });
   const stream = await engine.answer({ history: [], ...options, question, bot: { ...BOT, ...options.bot } });
