@@ -169,6 +169,7 @@ const NUMBER = /\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve|twen
 const TIME = /\b\d{1,2}(?::\d{2})?\s*(?:a\.m\.|p\.m\.|am|pm)|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\bbefore\b|\bafter\b|\bwhen\b|\bonce\b|\bwithin\b/i;
 const PLACE = />|\b(?:at|in|on|under|to)\s+(?:the\s+)?\p{Lu}|\b(?:avenue|street|road|way|page|menu|settings|account|address)\b/iu;
 const PERSON = /\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+/u;
+const REASON = /\b(?:because|reasons?|due to|caused by|as a result)\b/i;
 const CONTACT = /@|\+?\d[\d\s().-]{7,}\d|https?:\/\//;
 
 /** The kind of value a question asks for, and the query terms such a value answers. */
@@ -186,6 +187,7 @@ const KINDS = {
   contact: kindOf(CONTACT, 'number phone email address contact'),
   person: kindOf(PERSON, 'name person'),
   place: kindOf(PLACE, 'place location address'),
+  reason: kindOf(REASON, 'reason cause'),
 };
 
 /** The kind of answer the question asks for, or null when it asks for none in particular. */
@@ -198,5 +200,6 @@ export function expectedKind(question: string): AnswerKind | null {
   if (/\bwhen\b|\bwhat time\b|\bhours\b|\bopen\b/.test(q)) return KINDS.time;
   if (/\bwho (?:founded|started|created|owns|runs|leads|is|are|was|were)\b/.test(q)) return KINDS.person;
   if (/\bwhere\b/.test(q)) return KINDS.place;
+  if (/\bwhy\b/.test(q)) return KINDS.reason;
   return null;
 }

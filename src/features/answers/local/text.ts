@@ -55,13 +55,14 @@ const PHRASES: [RegExp, string][] = [
   [/\b(?:give|gave|giving|pay|paying|get|getting)\s+((?:[\p{L}\p{N}]+\s+){0,3}?)back\b/gu, ' refund $1'],
   [/\b(?:postal|zip|post)\s+codes?\b/g, ' postcode '],
   [/\bat least\b/g, ' minimum '],
+  [/\bkicks? in\b|\btakes? effect\b|\bcomes? into effect\b/g, ' effect '],
   [/\bat most\b|\bup to\b/g, ' maximum '],
   [/\bpromo(?:tional)?\b|\bcoupons?\b|\bvouchers?\b|\bdiscount codes?\b/g, ' discount '],
   [/\be-?mail addresse?s?\b/g, ' email '],
   [/\bcustomer (?:service|care|support)\b/g, ' support '],
   [/\bsign(?:ed|ing|s)?[\s-]?up\b/g, ' signup '],
   [/\bhow (?:long|many|quickly|fast|soon|often)\b/g, ' '],
-  [/\b(\d+)\s*percent off\b/g, ' $1 percent discount '],
+  [/\b(\d+)\s*percent\s+off\b/g, ' $1 percent discount '],
   [/\bin stock\b/g, ' stock '],
 ];
 
@@ -107,7 +108,7 @@ const SYNONYM_GROUPS: string[][] = [
   ['subscription', 'subscriptions', 'membership', 'memberships'],
   ['vat', 'gst', 'hst', 'tax'],
   ['merge', 'merged', 'combine', 'combined', 'consolidate'],
-  ['trial', 'try', 'tries', 'tried', 'trying'],
+  ['trial', 'try', 'tries', 'tried', 'trying', 'attempt', 'attempts', 'attempted'],
   ['decline', 'declined', 'refuse', 'refused', 'reject', 'rejected', 'deny', 'denied'],
   ['home', 'house', 'door', 'doorstep'],
   ['newsletter', 'newsletters', 'marketing'],
@@ -124,7 +125,7 @@ const LIGHT_WORDS = new Set(
   happened work works working take takes go goes going gone come comes came see seen look looks use used using put back right thing things kind sort option options way ways time times long many much new old first last next
   day days good bad best better enough little lot lots whole part sure problem issue question say says said tell
   told now keep keeps kept mobile regular normal usual single large small big offer offers provide provides allow
-  allowed local instead available item items product products stuff`.split(/\s+/),
+  allowed local instead available item items product products stuff larger bigger smaller`.split(/\s+/),
 );
 
 /** How much a query word counts towards the question's topic (1 for most words). */
@@ -142,10 +143,17 @@ for (const group of SYNONYM_GROUPS) {
 export function words(text: string): string[] {
   let s = text.normalize('NFKC');
   for (const [pattern, replacement] of ABBREVIATIONS) s = s.replace(pattern, replacement);
-  s = s.toLowerCase().replace(/%/g, ' percent ').replace(/[’']s\b/g, '');
+  s = s
+    .toLowerCase()
+    .replace(/%/g, ' percent ')
+    .replace(/\bcan[’']t\b/g, 'can not')
+    .replace(/\bwon[’']t\b/g, 'will not')
+    .replace(/n[’']t\b/g, ' not')
+    .replace(/[’'](?:s|re|ve|ll|d|m)\b/g, '');
   for (const [pattern, replacement] of PHRASES) s = s.replace(pattern, replacement);
   const out: string[] = [];
-  for (const w of s.match(/[\p{L}\p{N}]+/gu) ?? []) {
+  // Numbers keep their separators ("2,000", "19.95") so that "2" does not match "$2,000".
+  for (const w of s.match(/\d+(?:[.,]\d+)+|[\p{L}\p{N}]+/gu) ?? []) {
     const mapped = WORD_MAP[w];
     if (mapped === undefined) out.push(w);
     else out.push(...mapped.split(' '));
