@@ -1,0 +1,177 @@
+/**
+ * Turns a DOM subtree into plain text a chunker can split: headings become markdown-style `# `
+ * lines, paragraphs and other blocks are separated by blank lines, list items and table rows stay
+ * on consecutive lines.
+ */
+
+/** The slice of the DOM this module reads (linkedom's and the browser's nodes both fit). */
+export interface DomNode {
+  nodeType: number;
+  nodeName: string;
+  nodeValue: string | null;
+  childNodes: ArrayLike<DomNode>;
+  parentNode: DomNode | null;
+  getAttribute?(name: string): string | null;
+}
+
+const TEXT_NODE = 3;
+const ELEMENT_NODE = 1;
+
+/** Elements whose content is never reading text. */
+const SKIPPED = new Set([
+  'SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'MATH', 'IFRAME', 'OBJECT', 'EMBED', 'CANVAS', 'VIDEO', 'AUDIO',
+  'BUTTON', 'SELECT', 'TEXTAREA', 'INPUT', 'FORM', 'NAV', 'DIALOG', 'MAP', 'HEAD', 'TITLE', 'LINK', 'META',
+]);
+const BLOCKS = new Set([
+  'HTML', 'BODY', 'MAIN', 'ARTICLE', 'SECTION', 'DIV', 'P', 'BLOCKQUOTE', 'ASIDE', 'HEADER', 'FOOTER', 'ADDRESS',
+  'UL', 'OL', 'DL', 'DT', 'DD', 'FIGURE', 'FIGCAPTION', 'TABLE', 'THEAD', 'TBODY', 'TFOOT', 'CAPTION', 'DETAILS',
+  'SUMMARY', 'FIELDSET', 'LEGEND', 'HR', 'CENTER', 'HGROUP',
+]);
+const HEADINGS: Record<string, number> = { H1: 1, H2: 2, H3: 3, H4: 4, H5: 5, H6: 6 };
+type BlockKind = 'paragraph' | 'heading' | 'item' | 'row' | 'pre';
+
+interface Block {
+  kind: BlockKind;
+  text: string;
+}
+
+/** Collects the blocks of a subtree in reading order. */
+class BlockWriter {
+  readonly blocks: Block[] = [];
+  private inline = '';
+  private prefix = '';
+  private kind: BlockKind = 'paragraph';
+
+  /** Ends the current block (if it has text) and starts a new one of the given kind. */
+  flush(nextKind: BlockKind = 'paragraph', nextPrefix = ''): void {
+    const lines = this.inline
+      .split('\n')
+      .map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim())
+      .filter((line) => line.length > 0);
+    if (lines.length > 0) {
+      const text = this.kind === 'heading' ? lines.join(' ') : lines.join('\n');
+      this.blocks.push({ kind: this.kind, text: this.prefix + text });
+      this.prefix = '';
+      this.kind = 'paragraph';
+    }
+    this.inline = '';
+    if (nextPrefix || nextKind !== 'paragraph') {
+      this.prefix = nextPrefix;
+      this.kind = nextKind;
+    }
+  }
+
+  text(value: string): void {
+    this.inline += value.replace(/\s+/g, ' ');
+  }
+
+  raw(value: string): void {
+    this.inline += value;
+  }
+
+  pre(value: string): void {
+    this.flush();
+    const text = value.replace(/\r\n?/g, '\n').replace(/^\n+|\s+$/g, '');
+    if (text.trim()) this.blocks.push({ kind: 'pre', text });
+  }
+}
+
+interface Context {
+  listDepth: number;
+  /** Inside a table cell, blocks run together so a row stays on one line. */
+  inCell: boolean;
+}
+
+function walk(node: DomNode, out: BlockWriter, context: Context): void {
+  if (node.nodeType === TEXT_NODE) {
+    out.text(node.nodeValue ?? '');
+    return;
+  }
+  if (node.nodeType !== ELEMENT_NODE) {
+    if (node.nodeType === 9 || node.nodeType === 11) walkChildren(node, out, context);
+    return;
+  }
+  const name = node.nodeName.toUpperCase();
+  if (SKIPPED.has(name)) return;
+  if (context.inCell) {
+    out.text(' ');
+    walkChildren(node, out, context);
+    out.text(' ');
+    return;
+  }
+
+  const level = HEADINGS[name];
+  if (level !== undefined) {
+    out.flush('heading', `${'#'.repeat(level)} `);
+    walkChildren(node, out, context);
+    out.flush();
+    return;
+  }
+  switch (name) {
+    case 'BR':
+      out.raw('\n');
+      return;
+    case 'PRE':
+      out.pre(textOf(node));
+      return;
+    case 'IMG': {
+      const alt = node.getAttribute?.('alt')?.trim();
+      if (alt) out.text(` ${alt} `);
+      return;
+    }
+    case 'LI':
+      out.flush('item', `${'  '.repeat(Math.max(0, context.listDepth - 1))}- `);
+      walkChildren(node, out, context);
+      out.flush();
+      return;
+    case 'UL':
+    case 'OL':
+      out.flush();
+      walkChildren(node, out, { ...context, listDepth: context.listDepth + 1 });
+      out.flush();
+      return;
+    case 'TR':
+      out.flush('row');
+      walkChildren(node, out, context);
+      out.flush();
+      return;
+    case 'TD':
+    case 'TH':
+      out.raw(' | ');
+      walkChildren(node, out, { ...context, inCell: true });
+      return;
+  }
+  if (BLOCKS.has(name)) {
+    out.flush();
+    walkChildren(node, out, context);
+    out.flush();
+    return;
+  }
+  walkChildren(node, out, context);
+}
+
+function walkChildren(node: DomNode, out: BlockWriter, context: Context): void {
+  for (const child of Array.from(node.childNodes)) walk(child, out, context);
+}
+
+function textOf(node: DomNode): string {
+  if (node.nodeType === TEXT_NODE) return node.nodeValue ?? '';
+  if (node.nodeType === ELEMENT_NODE && node.nodeName.toUpperCase() === 'BR') return '\n';
+  return Array.from(node.childNodes, textOf).join('');
+}
+
+/** The readable text of a subtree: `# ` headings, blank lines between blocks, one line per list item or table row. */
+export function htmlToText(root: DomNode): string {
+  const out = new BlockWriter();
+  walk(root, out, { listDepth: 0, inCell: false });
+  out.flush();
+  let text = '';
+  let previous: BlockKind | undefined;
+  for (const block of out.blocks) {
+    const body = block.kind === 'row' ? block.text.replace(/^\|\s*/, '').replace(/\s*\|\s*$/, '') : block.text;
+    const tight = previous === block.kind && (block.kind === 'item' || block.kind === 'row');
+    text += (text ? (tight ? '\n' : '\n\n') : '') + body;
+    previous = block.kind;
+  }
+  return text;
+}
