@@ -196,7 +196,7 @@ export function expectedKind(question: string): AnswerKind | null {
   if (/\bhow (?:long|soon|quickly|fast)\b|\bby when\b|\bhow many (?:days|weeks|months|years|hours|minutes)\b/.test(q)) return KINDS.duration;
   if (/\bhow much\b|\bcost\b|\bprice\b|\bfees?\b|\bcharge\b|cu[áa]nto|combien|wie viel|quanto/.test(q)) return KINDS.money;
   if (/\b(?:phone|telephone) number\b|\be-?mail address\b|\bcontact (?:details|address)\b|\bcall you\b|\breach you\b/.test(q)) return KINDS.contact;
-  if (/\bhow many\b|\bnumber of\b|\bminimum\b|\bmaximum\b/.test(q)) return KINDS.number;
+  if (/\bhow many\b|\bnumber of\b|\bminimum\b|\bmaximum\b|\b(?:which|what) (?:version|year|size)\b/.test(q)) return KINDS.number;
   if (/\bwhen\b|\bwhat time\b|\bhours\b|\bopen\b/.test(q)) return KINDS.time;
   if (/\bwho (?:founded|started|created|owns|runs|leads|is|are|was|were)\b/.test(q)) return KINDS.person;
   if (/\bwhere\b/.test(q)) return KINDS.place;

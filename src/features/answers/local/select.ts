@@ -34,7 +34,7 @@ export function selectUnits(scored: ScoredUnit[], topicWords: number): ScoredUni
     if (chosen.length >= MAX_UNITS) break;
     if (chosen.includes(unit) || unit.coverage < ANSWER_THRESHOLD) continue;
     // The further from the best sentence, the closer its score must be.
-    const near = unit.passage === best.passage ? 0.7 : unit.passage.sourceTitle === best.passage.sourceTitle ? 0.9 : 0.95;
+    const near = unit.passage === best.passage ? 0.5 : unit.passage.sourceTitle === best.passage.sourceTitle ? 0.8 : 0.95;
     if (unit.score < near * best.score) continue;
     if (chosen.some((c) => overlap(c.terms, unit.terms) > NEAR_DUPLICATE)) continue;
     if (!addsSomething(unit, chosen)) continue;

@@ -134,8 +134,10 @@ export function wordWeight(word: string): number {
 }
 
 const CANONICAL = new Map<string, string>();
+const GROUP_OF = new Map<string, string[]>();
 for (const group of SYNONYM_GROUPS) {
   const head = stemmer(group[0]!);
+  GROUP_OF.set(head, group);
   for (const word of group) CANONICAL.set(stemmer(word), head);
 }
 
@@ -211,7 +213,7 @@ export function searchWords(text: string): string[] {
     if (STOP_WORDS.has(w)) continue;
     own.push(...(SURFACE[w] ?? [w]));
     const term = termOf(w);
-    const group = SYNONYM_GROUPS.find((g) => stemmer(g[0]!) === term);
+    const group = GROUP_OF.get(term);
     if (!group) continue;
     const stems = new Set([stemmer(w)]);
     for (const member of group) {
