@@ -126,6 +126,12 @@ describe('parley-local answers', () => {
     assert.equal(answer.sources[0]?.title, 'Returns');
   });
 
+  test('answers both halves of two questions joined by "and"', async () => {
+    const answer = await ask('How long does expedited delivery take and what does standard shipping cost?');
+    assert.match(answer.text, /Expedited delivery takes 2 to 3 business days/);
+    assert.match(answer.text, /Standard shipping costs \$7\.95/);
+  });
+
   test('uses the previous user turn for a follow-up', async () => {
     const history = [
       { role: 'user' as const, content: 'How long does standard delivery take?' },

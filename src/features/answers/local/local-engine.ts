@@ -3,11 +3,11 @@
  * talk, otherwise quotes the knowledge sentences that best answer the question (verbatim, with
  * their sources), and says it does not know when nothing answers enough of it.
  */
-import type { AnswerEngine, AnswerRequest, AnswerSource, AnswerStream, Retriever } from '../answers.types.ts';
+import type { AnswerEngine, AnswerRequest, AnswerSource, AnswerStream, ChatTurn, RetrievedPassage, Retriever } from '../answers.types.ts';
 import { chooseLanguage } from './language.ts';
 import { PHRASES } from './phrases.ts';
-import { prepareQuery } from './query.ts';
-import { scoreUnits, TOPIC_WEIGHT } from './scoring.ts';
+import { prepareQuery, type PreparedQuery } from './query.ts';
+import { scoreUnits, TOPIC_WEIGHT, type ScoredUnit } from './scoring.ts';
 import { composeAnswer, selectUnits } from './select.ts';
 import { recogniseSmallTalk, stripGreeting } from './small-talk.ts';
 
@@ -48,15 +48,34 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   }
 
   const phrases = PHRASES[chooseLanguage(request)];
-  const query = prepareQuery(stripGreeting(question), request.history);
+  const asked = stripGreeting(question);
+  const query = prepareQuery(asked, request.history);
   const passages = query.searchText ? await retriever.search(bot.id, query.searchText, PASSAGES_TO_READ) : [];
-  const topicWords = [...query.model.weights.values()].filter((w) => w >= TOPIC_WEIGHT).length;
-  const chosen = selectUnits(scoreUnits(query.model, passages), topicWords);
+  const chosen = chooseUnits(asked, request.history, query, passages);
   if (chosen.length === 0) {
     const text = bot.strict_mode ? phrases.dontKnow : `${phrases.dontKnow} ${phrases.invite}`;
     return { text, sources: [], kind: 'refusal' };
   }
   return { ...composeAnswer(chosen, phrases.leadIn), kind: 'answer' };
+}
+
+// "Where is the showroom and when is it open?": two questions joined by "and".
+const TWO_QUESTIONS = /^(.{8,}?)\s*,?\s+and\s+((?:what|when|where|how|which|who|why|is|are|does|do|can|could|will)\b.{6,})$/i;
+
+/** The sentences answering the question, or each of two joined questions (the first one leads). */
+function chooseUnits(asked: string, history: ChatTurn[], query: PreparedQuery, passages: RetrievedPassage[]): ScoredUnit[] {
+  const parts = query.followUp ? null : TWO_QUESTIONS.exec(asked);
+  if (!parts) return selectUnits(scoreUnits(query.model, passages), topicWordsOf(query));
+  const first = prepareQuery(parts[1]!, history);
+  // The second question reads as a follow-up of the first ("… and when is it open?").
+  const second = prepareQuery(parts[2]!, [...history, { role: 'user', content: parts[1]! }]);
+  const a = selectUnits(scoreUnits(first.model, passages), topicWordsOf(first)).slice(0, 2);
+  const b = selectUnits(scoreUnits(second.model, passages), topicWordsOf(second)).filter((u) => !a.some((x) => x.text === u.text));
+  return [...a, ...b].slice(0, 3);
+}
+
+function topicWordsOf(query: PreparedQuery): number {
+  return [...query.model.weights.values()].filter((w) => w >= TOPIC_WEIGHT).length;
 }
 
 /** Streams the text in groups of a few words, as a provider's tokens would arrive. */
