@@ -4,6 +4,7 @@
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
 import type { Runtime } from './runtime.ts';
 import { installHttpRules, requestIdFor } from './platform/http-rules.ts';
 import { validatorCompiler } from './platform/validation.ts';
@@ -30,6 +31,7 @@ import { createKnowledgeService, type PageFetcher } from './features/knowledge/k
 import { knowledgeRoutes } from './features/knowledge/knowledge.routes.ts';
 import { dashboardKnowledgeRoutes } from './features/knowledge/dashboard-knowledge.routes.ts';
 import { startCrawlScheduler } from './features/knowledge/knowledge.jobs.ts';
+import { createPageFetcher } from './features/knowledge/page-fetcher.ts';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -57,6 +59,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   });
   app.setValidatorCompiler(validatorCompiler);
   await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10 } });
 
   // Cross-cutting rules, in the order they apply to a request.
   installHttpRules(app);
@@ -85,7 +88,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const secrets = createSecretBox(loadMasterKey({ secretKey: config.secretKey, dataDir: config.dataDir }));
   if (config.databaseUrl && !config.secretKey) app.log.warn('PARLEY_SECRET_KEY is unset: secrets are encrypted under DATA_DIR/secret.key, which every instance must share');
   const providerKeys = createProviderKeyService({ db, clock, secrets });
-  const knowledge = createKnowledgeService({ db, dialect: runtime.database.dialect, clock, fetchPage: options.fetchPage, log: app.log });
+  const pageFetcher = options.fetchPage ? undefined : createPageFetcher({ allowPrivateNetwork: config.allowPrivateNetwork });
+  const knowledge = createKnowledgeService({ db, dialect: runtime.database.dialect, clock, fetchPage: options.fetchPage ?? pageFetcher, log: app.log });
 
   auth.addResolver(keys.resolver);
   auth.addResolver({
@@ -112,7 +116,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(usageRoutes({ usage }));
   await app.register(providerKeyRoutes({ providerKeys, bots }));
   await app.register(knowledgeRoutes({ knowledge, bots }));
-  await app.register(dashboardKnowledgeRoutes({ knowledge, bots }));
+  await app.register(dashboardKnowledgeRoutes({ knowledge, bots, maxUploadBytes: config.maxUploadBytes }));
 
   const crawler = options.backgroundJobs ? startCrawlScheduler({ knowledge, intervalMs: CRAWL_CHECK_MS, log: app.log }) : undefined;
 
@@ -120,6 +124,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   app.addHook('onClose', async () => {
     await crawler?.stop();
     await knowledge.drain();
+    await pageFetcher?.close();
     await Promise.all([audit.close(), usage.close(), keys.close()]);
   });
 

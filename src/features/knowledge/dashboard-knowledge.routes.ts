@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { dashboardAccess, principalOf } from '../../platform/auth/auth.ts';
-import { ValidationError } from '../../platform/errors.ts';
+import { DomainError, UnprocessableError, ValidationError } from '../../platform/errors.ts';
+import { extractText } from './extract/extract-text.ts';
 import { errorResponses } from '../../platform/schemas.ts';
 import { assertTab } from '../auth/roles.ts';
 import type { BotService } from '../bots/bots.service.ts';
@@ -12,7 +13,11 @@ import { SourceSchema, sourceView } from './knowledge.schemas.ts';
 
 const Params = Type.Object({ bot_id: Type.String({ format: 'uuid' }), source_id: Type.String() });
 
-export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bots: BotService }) {
+class PayloadTooLargeError extends DomainError {
+  override readonly status = 413;
+}
+
+export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bots: BotService; maxUploadBytes: number }) {
   return async function (fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const { knowledge, bots } = deps;
@@ -32,6 +37,47 @@ export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bo
         const bot = await bots.getForAccount(user.accountId, request.params.bot_id);
         const { sources, total } = await knowledge.list(bot.id);
         return { sources: sources.map(sourceView), total };
+      },
+    });
+
+    app.post('/api/dashboard/bots/:bot_id/knowledge/files', {
+      config: { auth: dashboardAccess },
+      schema: {
+        operationId: 'dashboardUploadKnowledgeFile',
+        tags,
+        description: 'multipart/form-data with a `file` (PDF, TXT, CSV, Markdown or DOCX, recognised by content) and an optional `name`.',
+        params: Type.Object({ bot_id: Type.String({ format: 'uuid' }) }),
+        response: {
+          201: Type.Object({ success: Type.Boolean(), source: SourceSchema }),
+          ...errorResponses,
+          413: errorResponses[400],
+          415: errorResponses[400],
+          422: errorResponses[400],
+        },
+      },
+      handler: async (request, reply) => {
+        const user = principalOf(request, 'dashboard');
+        assertTab(user, 'knowledge');
+        const bot = await bots.getForAccount(user.accountId, request.params.bot_id);
+        if (!request.isMultipart()) throw new ValidationError("the body must be multipart/form-data with a 'file' field");
+        const file = await request.file({ limits: { fileSize: deps.maxUploadBytes, files: 1 } });
+        if (!file || file.fieldname !== 'file') throw new ValidationError("field 'file' is required");
+        let body: Buffer;
+        try {
+          body = await file.toBuffer();
+        } catch (err) {
+          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+            throw new PayloadTooLargeError(`The file is larger than ${deps.maxUploadBytes} bytes`);
+          }
+          throw err;
+        }
+        const nameField = file.fields.name;
+        const givenName = nameField && 'value' in nameField ? String(nameField.value).trim() : '';
+        const extracted = await extractText({ body, contentType: file.mimetype, fileName: file.filename });
+        if (!extracted.text.trim()) throw new UnprocessableError('The document has no usable text');
+        const name = (givenName || extracted.title || file.filename || 'Document').slice(0, 200);
+        const source = await knowledge.addDocument(bot.id, { name, content: extracted.text });
+        return reply.code(201).send({ success: true, source: sourceView(source) });
       },
     });
 
