@@ -46,10 +46,10 @@ describe('configuration', () => {
 
   it('reports every bad variable by name at once', () => {
     assert.throws(
-      () => loadConfig({ PORT: 'eighty', PARLEY_SIGNUP: 'sometimes', PARLEY_RATE_IP_PER_MIN: '0', DATABASE_URL: 'mysql://x', PUBLIC_URL: 'ftp://x' }),
+      () => loadConfig({ PORT: 'eighty', PARLEY_SIGNUP: 'sometimes', PARLEY_RATE_IP_PER_MIN: '0', DATABASE_URL: 'mysql://x', PUBLIC_URL: 'ftp://x', PARLEY_SECRET_KEY: 'too-short' }),
       (err: unknown) => {
         assert.ok(err instanceof ConfigError);
-        for (const name of ['PORT', 'PARLEY_SIGNUP', 'PARLEY_RATE_IP_PER_MIN', 'DATABASE_URL', 'PUBLIC_URL']) {
+        for (const name of ['PORT', 'PARLEY_SIGNUP', 'PARLEY_RATE_IP_PER_MIN', 'DATABASE_URL', 'PUBLIC_URL', 'PARLEY_SECRET_KEY']) {
           assert.ok(err.problems.some((p) => p.startsWith(`${name}:`)), name);
         }
         return true;

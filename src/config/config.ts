@@ -3,6 +3,7 @@
  * Only entry points read `process.env`; everything else receives the `Config` (or a slice of it).
  */
 import path from 'node:path';
+import { parseMasterKey } from '../platform/encryption.ts';
 
 export type SignupMode = 'open' | 'first' | 'closed';
 export type TrustProxy = boolean | number | string;
@@ -124,6 +125,10 @@ export function loadConfig(env: Env = process.env): Config {
     dashboardSessionTtlSec: read.int('PARLEY_DASHBOARD_SESSION_TTL', 1209600, 60),
     auditFlushMs: read.int('PARLEY_AUDIT_FLUSH_MS', 200, 10),
   };
+
+  if (config.secretKey && !parseMasterKey(config.secretKey)) {
+    problems.push('PARLEY_SECRET_KEY: expected 32 bytes as 64 hex characters or base64/base64url');
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

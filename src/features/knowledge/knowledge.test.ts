@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { botWithKey, createKey } from '../../testing/factories.ts';
 import { createKnowledgeService } from './knowledge.service.ts';
+import { createLocalEngine } from '../answers/local/local-engine.ts';
 
 /** Retrieval over the app's database, as the answer engines see it. */
 function retrieverOf(t: TestApp) {
@@ -158,6 +159,33 @@ describe('knowledge: text sources', () => {
     const tooLong = await t.request('POST', `/api/v1/bots/${a.bot.id}/knowledge`, { token: a.token, body: { name: 'FAQ', content: 'a'.repeat(100_001) } });
     assert.equal(tooLong.status, 400);
     assert.match(tooLong.body.detail, /content/);
+  });
+
+  it('answers from a source until it is deleted, then no longer', async () => {
+    const { bot, token } = await writer();
+    const added = await t.request('POST', '/api/v1/knowledge', {
+      token,
+      body: { type: 'text', name: 'Warranty', content: '# Warranty\n\nEvery frame carries a lifetime warranty against cracks. Paint is covered for two years.' },
+    });
+    const engine = createLocalEngine({ retriever: retrieverOf(t) });
+    const ask = async () => {
+      const stream = await engine.answer({
+        bot: { id: bot.id, name: 'Bot', welcome_message: 'Hi', selected_model: 'parley-local', system_instructions: '', response_language: 'en', strict_mode: true, lead_capture_enabled: false },
+        question: 'How long is the warranty on a frame?',
+        history: [],
+      });
+      let text = '';
+      for await (const chunk of stream.chunks) text += chunk;
+      return { text, sources: stream.sources() };
+    };
+    const before = await ask();
+    assert.match(before.text, /Every frame carries a lifetime warranty against cracks\./);
+    assert.deepEqual(before.sources, [{ title: 'Warranty', url: '' }]);
+
+    await t.request('DELETE', `/api/v1/knowledge/${added.body.source.id}`, { token });
+    const after = await ask();
+    assert.doesNotMatch(after.text, /lifetime/);
+    assert.deepEqual(after.sources, []);
   });
 
   it('keeps each bot’s retrieval to its own passages', async () => {
