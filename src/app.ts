@@ -4,7 +4,6 @@
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
-import multipart from '@fastify/multipart';
 import type { Runtime } from './runtime.ts';
 import { installHttpRules, requestIdFor } from './platform/http-rules.ts';
 import { validatorCompiler } from './platform/validation.ts';
@@ -59,7 +58,6 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   });
   app.setValidatorCompiler(validatorCompiler);
   await app.register(cookie);
-  await app.register(multipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 10 } });
 
   // Cross-cutting rules, in the order they apply to a request.
   installHttpRules(app);
@@ -83,8 +81,11 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     loginThrottle: limiter,
   });
   const bots = createBotService({ db, clock, bus, defaultModel: accountDefaultModel(config.providers), defaultMonthlyQuota: config.monthlyMessages });
-  const keys = createKeyService({ db, clock, bus, flushMs: config.auditFlushMs, log: app.log });
-  const usage = createUsageService({ db, clock, flushMs: config.auditFlushMs, log: app.log });
+  // Counters and last-use times are a row per key: written once a second at most, since each write
+  // on the main connection may wait for the audit thread's transaction. Reads flush them first.
+  const counterFlushMs = Math.max(config.auditFlushMs, 1000);
+  const keys = createKeyService({ db, clock, bus, flushMs: counterFlushMs, log: app.log });
+  const usage = createUsageService({ db, clock, flushMs: counterFlushMs, log: app.log });
   const secrets = createSecretBox(loadMasterKey({ secretKey: config.secretKey, dataDir: config.dataDir }));
   if (config.databaseUrl && !config.secretKey) app.log.warn('PARLEY_SECRET_KEY is unset: secrets are encrypted under DATA_DIR/secret.key, which every instance must share');
   const providerKeys = createProviderKeyService({ db, clock, secrets });

@@ -1,5 +1,6 @@
 /** Dashboard knowledge management: crawl schedules of URL sources (and, with extraction, document uploads). */
 import type { FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { dashboardAccess, principalOf } from '../../platform/auth/auth.ts';
@@ -19,6 +20,8 @@ class PayloadTooLargeError extends DomainError {
 
 export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bots: BotService; maxUploadBytes: number }) {
   return async function (fastify: FastifyInstance) {
+    // Registered here, not on the root: its hooks then run only on these routes.
+    await fastify.register(multipart, { limits: { fileSize: deps.maxUploadBytes, files: 1, fields: 10 } });
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const { knowledge, bots } = deps;
     const tags = ['dashboard: knowledge'];
