@@ -90,7 +90,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   if (config.databaseUrl && !config.secretKey) app.log.warn('PARLEY_SECRET_KEY is unset: secrets are encrypted under DATA_DIR/secret.key, which every instance must share');
   const providerKeys = createProviderKeyService({ db, clock, secrets });
   const pageFetcher = options.fetchPage ? undefined : createPageFetcher({ allowPrivateNetwork: config.allowPrivateNetwork });
-  const knowledge = createKnowledgeService({ db, dialect: runtime.database.dialect, clock, fetchPage: options.fetchPage ?? pageFetcher, log: app.log });
+  const knowledge = createKnowledgeService({ db, bus, dialect: runtime.database.dialect, clock, fetchPage: options.fetchPage ?? pageFetcher, log: app.log });
 
   auth.addResolver(keys.resolver);
   auth.addResolver({

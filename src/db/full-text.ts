@@ -26,6 +26,8 @@ export interface FullText {
   index(trx: Kysely<any>, passages: IndexedPassage[]): Promise<void>;
   /** Removes a source's passages from the index (call before deleting them, in the same transaction). */
   unindexSource(trx: Kysely<any>, sourceId: string): Promise<void>;
+  /** Removes whatever a deleted bot left in the index (its passages are already gone). */
+  unindexBot(db: Kysely<any>, botId: string): Promise<void>;
   /** The bot's passages matching any of the terms, best first. */
   search(db: Kysely<any>, botId: string, terms: string[], limit: number): Promise<PassageHit[]>;
 }
@@ -51,6 +53,9 @@ const sqliteFullText: FullText = {
   },
   async unindexSource(trx, sourceId) {
     await sql`delete from knowledge_fts where passage_id in (select id from knowledge_passages where source_id = ${sourceId})`.execute(trx);
+  },
+  async unindexBot(db, botId) {
+    await sql`delete from knowledge_fts where knowledge_fts match ${`bot_key : ${botKey(botId)}`}`.execute(db);
   },
   async search(db, botId, terms, limit) {
     if (terms.length === 0) return [];
@@ -84,6 +89,7 @@ const postgresFullText: FullText = {
   // The generated column indexes rows as they are written.
   async index() {},
   async unindexSource() {},
+  async unindexBot() {},
   async search(db, botId, terms, limit) {
     if (terms.length === 0) return [];
     const query = terms.join(' | ');

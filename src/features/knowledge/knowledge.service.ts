@@ -11,6 +11,8 @@ import { isoAt, type Clock } from '../../platform/clock.ts';
 import { ForbiddenError, NotFoundError, UnprocessableError, UpstreamError } from '../../platform/errors.ts';
 import type { Retriever, RetrievedPassage } from '../answers/answers.types.ts';
 import { chunkText } from './chunking.ts';
+import type { Bus } from '../../platform/bus.ts';
+import { BOT_CHANGED, type BotChanged } from '../bots/bots.service.ts';
 import * as repo from './knowledge.repository.ts';
 
 export type SourceRow = repo.SourceRow;
@@ -28,6 +30,8 @@ export type PageFetcher = (url: string) => Promise<FetchedPage>;
 
 export interface KnowledgeServiceDeps {
   db: Db;
+  /** Announces bot deletions (the index is cleaned up after them). */
+  bus?: Bus;
   dialect: DialectSeam;
   clock: Clock;
   fetchPage?: PageFetcher;
@@ -38,8 +42,12 @@ export interface KnowledgeServiceDeps {
 
 export type KnowledgeService = ReturnType<typeof createKnowledgeService>;
 
-export function createKnowledgeService({ db, dialect, clock, fetchPage, log, instanceId = randomUUID() }: KnowledgeServiceDeps) {
+export function createKnowledgeService({ db, bus, dialect, clock, fetchPage, log, instanceId = randomUUID() }: KnowledgeServiceDeps) {
   const fullText = fullTextFor(dialect.name);
+  bus?.subscribe(BOT_CHANGED, (message) => {
+    const change = message as BotChanged;
+    if (change.deleted) fullText.unindexBot(db, change.botId).catch((err: unknown) => log?.error({ err }, 'knowledge: index clean-up failed'));
+  });
   const background = new Set<Promise<void>>();
 
   function now(): string {

@@ -188,6 +188,24 @@ describe('knowledge: text sources', () => {
     assert.deepEqual(after.sources, []);
   });
 
+  it('leaves nothing of a deleted bot in the index', async () => {
+    const { owner, bot, token } = await writer();
+    await t.request('POST', '/api/v1/knowledge', { token, body: { type: 'text', name: 'Gone', content: 'Tandem bicycles are rented by the hour.' } });
+    assert.equal((await t.request('DELETE', `/api/dashboard/bots/${bot.id}`, { token: owner.token })).status, 200);
+    const { db, dialect } = t.runtime.database;
+    assert.equal((await db.selectFrom('knowledge_passages').select('id').where('bot_id', '=', bot.id).execute()).length, 0);
+    if (dialect.name === 'sqlite') {
+      const { sql } = await import('kysely');
+      const key = `b${bot.id.replace(/-/g, '')}`;
+      let left = 1;
+      for (let i = 0; i < 50 && left > 0; i++) {
+        left = (await sql<{ n: number }>`select count(*) as n from knowledge_fts where knowledge_fts match ${`bot_key : ${key}`}`.execute(db)).rows[0]!.n;
+        if (left > 0) await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal(left, 0);
+    }
+  });
+
   it('keeps each bot’s retrieval to its own passages', async () => {
     const a = await writer();
     const b = await writer();
