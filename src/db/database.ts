@@ -7,7 +7,19 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Worker } from 'node:worker_threads';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Insertable } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type Insertable,
+  type SqliteDialectConfig,
+} from 'kysely';
 import type { Database } from './schema.ts';
 import { dialectSeam, type DialectSeam } from './dialect.ts';
 import { migrationProvider } from './migrations/index.ts';
@@ -50,7 +62,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
   file.pragma('busy_timeout = 5000');
   // The appender thread checkpoints the WAL, keeping checkpoint fsyncs off the event loop.
   file.pragma('wal_autocheckpoint = 0');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: file }) });
 
   const appender = startSqliteAppender(path.join(dataDir, 'parley.sqlite'));
   return {
@@ -62,6 +74,26 @@ function openSqlite(dataDir: string): DatabaseHandle {
       await db.destroy();
     },
   };
+}
+
+/**
+ * SQLite transactions that take the write lock when they begin. A deferred transaction that reads
+ * and then writes fails at once (SQLITE_BUSY_SNAPSHOT) when another connection (the append thread)
+ * committed in between; an immediate one waits its turn under busy_timeout instead.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
 }
 
 /**

@@ -32,7 +32,7 @@ const append = file.transaction((table, rows) => {
 
 parentPort.on('message', ({ id, table, rows }) => {
   try {
-    if (rows.length > 0) append(table, rows);
+    if (rows.length > 0) append.immediate(table, rows);
     parentPort.postMessage({ id });
   } catch (err) {
     parentPort.postMessage({ id, error: String(err) });
