@@ -98,15 +98,16 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     resolve: (credential) => accounts.resolveSession(credential),
     invalidDetail: 'Invalid or expired dashboard session',
   });
-  auth.afterAuthenticate(async (principal) => {
-    if (principal.kind === 'api_key' || principal.kind === 'oauth') {
-      const pending = limiter.checkCredential(principal.credentialId);
-      if (pending) await pending;
-    }
-    if (principal.kind === 'api_key') {
+  // Synchronous unless the rate-limit store is shared (Redis): no promise per request otherwise.
+  auth.afterAuthenticate((principal) => {
+    const pending = principal.kind === 'api_key' || principal.kind === 'oauth' ? limiter.checkCredential(principal.credentialId) : undefined;
+    const count = () => {
+      if (principal.kind !== 'api_key') return;
       keys.markUsed(principal.keyId);
       usage.recordApiCall(principal.keyId, principal.botId);
-    }
+    };
+    if (pending) return pending.then(count);
+    count();
   });
 
   await app.register(healthRoutes({ checkReady: runtime.checkReady }));

@@ -110,7 +110,10 @@ export function installAuth(app: FastifyInstance, options: { publicUrl: string }
     if (request.viaCookie && !isSafeMethod(request.method)) assertSameOrigin(request, publicOrigin);
 
     request.principal = principal;
-    for (const step of afterSteps) await step(principal, request);
+    for (const step of afterSteps) {
+      const pending = step(principal, request);
+      if (pending) await pending;
+    }
   }
 
   app.addHook('onRoute', (route) => {
