@@ -1,5 +1,8 @@
-/** Credentials: generation with a recognisable prefix, hashing for storage, constant-time comparison. */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+/**
+ * Credentials: generation with a recognisable prefix, and hashing for storage. Presented credentials
+ * are looked up by their SHA-256 hash, so no comparison ever touches a stored secret.
+ */
+import { createHash, randomBytes } from 'node:crypto';
 
 export const CREDENTIAL_PREFIX = {
   apiKey: 'parley_sk_',
@@ -20,16 +23,4 @@ export function generateCredential(prefix: string): string {
 /** SHA-256 hex digest: how credentials are stored and looked up. */
 export function hashCredential(credential: string): string {
   return createHash('sha256').update(credential).digest('hex');
-}
-
-/** Compares two strings without leaking where they differ. */
-export function constantTimeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  if (left.length !== right.length) {
-    // Compare anyway so the time does not reveal the length check alone.
-    timingSafeEqual(left, left);
-    return false;
-  }
-  return timingSafeEqual(left, right);
 }
