@@ -2,6 +2,7 @@
  * Splits a source's text into passages of a few hundred words, at headings first, then paragraphs,
  * then sentences, keeping each passage's heading path.
  */
+import { splitSentences as splitIntoSentences } from '../answers/local/sentences.ts';
 
 export interface Passage {
   /** Heading path, e.g. "Shipping > International" ('' before the first heading). */
@@ -18,13 +19,9 @@ function wordCount(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
 
-/** Sentences of a paragraph (a simple, language-neutral splitter). */
+/** Sentences of a paragraph, white space folded (the splitter parley-local quotes from). */
 export function splitSentences(paragraph: string): string[] {
-  return paragraph
-    .replace(/\s+/g, ' ')
-    .split(/(?<=[.!?…])\s+(?=[\p{Lu}\p{N}"'“¿¡(])/u)
-    .map((s) => s.trim())
-    .filter(Boolean);
+  return splitIntoSentences(paragraph.replace(/\s+/g, ' '));
 }
 
 /** Sections of markdown-like text: each heading starts one, with its path of parent headings. */
