@@ -62,7 +62,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
   file.pragma('busy_timeout = 5000');
   // The appender thread checkpoints the WAL, keeping checkpoint fsyncs off the event loop.
   file.pragma('wal_autocheckpoint = 0');
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: file }) });
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(file) }) });
 
   const appender = startSqliteAppender(path.join(dataDir, 'parley.sqlite'));
   return {
@@ -72,6 +72,31 @@ function openSqlite(dataDir: string): DatabaseHandle {
     async close() {
       await appender.close();
       await db.destroy();
+    },
+  };
+}
+
+const STATEMENT_CACHE_LIMIT = 1000;
+
+/**
+ * The connection as Kysely sees it, with prepared statements kept by their SQL. Kysely prepares
+ * every query afresh, and preparing (an FTS5 query above all) costs more than running it; the
+ * same few dozen statements make up nearly every request. Statements run synchronously, so one
+ * is never used by two queries at once.
+ */
+function withStatementCache(file: SQLite.Database): SqliteDialectConfig['database'] {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => file.close(),
+    prepare(sqlText: string) {
+      let statement = statements.get(sqlText);
+      if (!statement) {
+        statement = file.prepare(sqlText);
+        // Multi-row inserts make a new text per row count; a full cache starts over rather than grow.
+        if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
+        statements.set(sqlText, statement);
+      }
+      return statement;
     },
   };
 }

@@ -55,17 +55,43 @@ interface Candidate {
   context: Set<string>;
 }
 
-/** Every unit of the passages, with its terms. */
+/** A passage's units with their terms: the part of a candidate that depends only on the text. */
+interface AnalysedUnit {
+  text: string;
+  listItem: boolean;
+  index: number;
+  order: string[];
+  terms: Set<string>;
+  context: Set<string>;
+}
+
+// Tokenising and stemming a passage costs more than retrieving it; popular passages are asked
+// about again and again, so their analysis is kept (keyed by the text itself: it is all it reads).
+const analysed = new Map<string, AnalysedUnit[]>();
+const ANALYSED_LIMIT = 20_000;
+
+function analysePassage(passage: RetrievedPassage): AnalysedUnit[] {
+  const key = `${passage.sourceTitle}\u0000${passage.heading}\u0000${passage.text}`;
+  let units = analysed.get(key);
+  if (units) return units;
+  const outer = new Set([...contentTerms(passage.heading), ...contentTerms(passage.sourceTitle)]);
+  units = [];
+  splitUnits(passage.text).forEach((unit, index) => {
+    const order = contentTerms(unit.text);
+    if (order.length === 0) return;
+    const context = new Set([...outer, ...contentTerms(unit.localHeading)]);
+    units!.push({ text: unit.text, listItem: unit.listItem, index, order, terms: new Set(order), context });
+  });
+  if (analysed.size >= ANALYSED_LIMIT) analysed.clear();
+  analysed.set(key, units);
+  return units;
+}
+
+/** Every unit of the passages, with its terms (shared, read-only sets). */
 export function candidatesOf(passages: RetrievedPassage[]): Candidate[] {
   const out: Candidate[] = [];
   passages.forEach((passage, rank) => {
-    const outer = new Set([...contentTerms(passage.heading), ...contentTerms(passage.sourceTitle)]);
-    splitUnits(passage.text).forEach((unit, index) => {
-      const order = contentTerms(unit.text);
-      if (order.length === 0) return;
-      const context = new Set([...outer, ...contentTerms(unit.localHeading)]);
-      out.push({ text: unit.text, listItem: unit.listItem, passage, rank, index, order, terms: new Set(order), context });
-    });
+    for (const unit of analysePassage(passage)) out.push({ ...unit, passage, rank });
   });
   return out;
 }

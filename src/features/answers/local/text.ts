@@ -163,10 +163,18 @@ export function words(text: string): string[] {
   return out;
 }
 
+const termCache = new Map<string, string>();
+const TERM_CACHE_LIMIT = 100_000;
+
 /** The normalised term of one lower-cased word: stemmed and folded onto its synonym group. */
 export function termOf(word: string): string {
+  let term = termCache.get(word);
+  if (term !== undefined) return term;
   const stem = /^\p{N}/u.test(word) ? word : stemmer(word);
-  return CANONICAL.get(stem) ?? stem;
+  term = CANONICAL.get(stem) ?? stem;
+  if (termCache.size >= TERM_CACHE_LIMIT) termCache.clear();
+  termCache.set(word, term);
+  return term;
 }
 
 /** True for function words that carry no topic. */
