@@ -32,6 +32,14 @@ export class NotFoundError extends DomainError {
 export class ConflictError extends DomainError {
   override readonly status = 409;
 }
+/** The body is larger than allowed (413). */
+export class PayloadTooLargeError extends DomainError {
+  override readonly status = 413;
+}
+/** The body or an uploaded file is of a type this endpoint does not take (415). */
+export class UnsupportedMediaTypeError extends DomainError {
+  override readonly status = 415;
+}
 /** A limit was reached (429). */
 export class RateLimitedError extends DomainError {
   override readonly status = 429;
@@ -47,4 +55,8 @@ export class UpstreamError extends DomainError {
 /** The content cannot be processed (422). */
 export class UnprocessableError extends DomainError {
   override readonly status = 422;
+}
+/** Our own failure, with a detail that is safe to show (500); anything else becomes a generic 500. */
+export class InternalError extends DomainError {
+  override readonly status = 500;
 }

@@ -3,6 +3,11 @@ import { Type } from 'typebox';
 
 export const ErrorSchema = Type.Object({ detail: Type.String() }, { $id: undefined });
 
+/** True for a UUID in its canonical text form (any version). */
+export function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
+
 export const UuidSchema = Type.String({ format: 'uuid' });
 export const TimestampSchema = Type.String({ format: 'date-time' });
 export const NullableTimestampSchema = Type.Union([TimestampSchema, Type.Null()]);

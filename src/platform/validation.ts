@@ -8,9 +8,33 @@ import type { FastifySchemaCompiler } from 'fastify';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
+const knownTimeZones = new Map<string, boolean>();
+
+/** True for a time zone name the runtime knows (IANA names and their aliases, e.g. `Europe/Paris`, `UTC`). */
+export function isTimeZone(name: string): boolean {
+  let known = knownTimeZones.get(name);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: name });
+      known = /^[A-Za-z]/.test(name);
+    } catch {
+      known = false;
+    }
+    if (knownTimeZones.size < 10_000) knownTimeZones.set(name, known);
+  }
+  return known;
+}
+
+const FORMAT_MESSAGES: Record<string, string> = {
+  'iana-timezone': 'must be an IANA time zone name, e.g. Europe/Paris',
+  'not-blank': 'must not be blank',
+};
+
 function makeAjv(coerceTypes: boolean | 'array'): Ajv {
   const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
   addFormats(ajv);
+  ajv.addFormat('iana-timezone', { type: 'string', validate: isTimeZone });
+  ajv.addFormat('not-blank', { type: 'string', validate: (value: string) => /\S/.test(value) });
   return ajv;
 }
 
@@ -38,6 +62,11 @@ export function describeValidationError(errors: ErrorObject[], context: string |
     case 'additionalProperties': {
       const extra = (error.params as { additionalProperty: string }).additionalProperty;
       return `${where} '${path ? `${path}.` : ''}${extra}' is not allowed`;
+    }
+    case 'format': {
+      const message = FORMAT_MESSAGES[(error.params as { format: string }).format];
+      if (message && path) return `${where} '${path}' ${message}`;
+      return path ? `${where} '${path}' ${error.message ?? 'is invalid'}` : `request ${context ?? 'body'} ${error.message ?? 'is invalid'}`;
     }
     default:
       return path ? `${where} '${path}' ${error.message ?? 'is invalid'}` : `request ${context ?? 'body'} ${error.message ?? 'is invalid'}`;

@@ -42,3 +42,13 @@ export async function botWithKey(t: TestApp, keyBody: Record<string, unknown> = 
   const key = await createKey(t, owner, bot.id, keyBody);
   return { owner, bot, key };
 }
+
+/** A member invited by `owner` with `role` (and optional tabs), signed up: their session token and ids. */
+export async function inviteMember(t: TestApp, owner: { token: string }, role: 'admin' | 'agent', tabs?: string[]) {
+  const email = uniqueEmail(role);
+  const res = await t.request('POST', '/api/dashboard/invitations', { token: owner.token, body: { email, role, ...(tabs && { tabs }) } });
+  assert.equal(res.status, 201, res.text);
+  const joined = await t.request('POST', '/api/auth/signup', { body: { email, password: 'member password', invite_token: res.body.token } });
+  assert.equal(joined.status, 201, joined.text);
+  return { token: joined.body.token as string, userId: joined.body.user.id as string, account: joined.body.account as { id: string; name: string } };
+}

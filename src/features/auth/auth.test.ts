@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
-import { createBot, signUp, uniqueEmail } from '../../testing/factories.ts';
+import { createBot, signUp, uniqueEmail, inviteMember } from '../../testing/factories.ts';
 
 describe('accounts and dashboard sessions', () => {
   let t: TestApp;
@@ -106,24 +106,16 @@ describe('accounts and dashboard sessions', () => {
   });
 
   describe('roles and tabs', () => {
-    async function invite(owner: { token: string }, role: 'admin' | 'agent', tabs?: string[]) {
-      const email = uniqueEmail(role);
-      const res = await t.request('POST', '/api/dashboard/invitations', { token: owner.token, body: { email, role, ...(tabs && { tabs }) } });
-      assert.equal(res.status, 201, res.text);
-      const joined = await t.request('POST', '/api/auth/signup', { body: { email, password: 'member password', invite_token: res.body.token } });
-      assert.equal(joined.status, 201, joined.text);
-      return { token: joined.body.token as string, userId: joined.body.user.id as string, account: joined.body.account };
-    }
 
     it('gives an admin every tab but Billing, BYOK and Webhooks, and an agent only the Inbox', async () => {
       const owner = await signUp(t);
-      const admin = await invite(owner, 'admin');
+      const admin = await inviteMember(t, owner, 'admin');
       assert.equal(admin.account.id, owner.accountId);
       const adminMe = await t.request('GET', '/api/auth/me', { token: admin.token });
       assert.equal(adminMe.body.role, 'admin');
       assert.deepEqual(adminMe.body.tabs, ['inbox', 'knowledge', 'customizer', 'settings', 'voice_agent', 'team']);
 
-      const agent = await invite(owner, 'agent');
+      const agent = await inviteMember(t, owner, 'agent');
       const agentMe = await t.request('GET', '/api/auth/me', { token: agent.token });
       assert.equal(agentMe.body.role, 'agent');
       assert.deepEqual(agentMe.body.tabs, ['inbox']);
@@ -132,8 +124,8 @@ describe('accounts and dashboard sessions', () => {
     it('lets members read the account’s bots, but only owners and admins create, change keys or delete', async () => {
       const owner = await signUp(t);
       const bot = await createBot(t, owner);
-      const admin = await invite(owner, 'admin');
-      const agent = await invite(owner, 'agent');
+      const admin = await inviteMember(t, owner, 'admin');
+      const agent = await inviteMember(t, owner, 'agent');
 
       assert.equal((await t.request('GET', `/api/dashboard/bots/${bot.id}`, { token: agent.token })).status, 200);
       assert.equal((await t.request('POST', '/api/dashboard/bots', { token: agent.token, body: { name: 'x' } })).status, 403);
@@ -147,9 +139,9 @@ describe('accounts and dashboard sessions', () => {
 
     it('lets the owner change and remove members; an admin cannot touch another admin', async () => {
       const owner = await signUp(t);
-      const admin = await invite(owner, 'admin');
-      const otherAdmin = await invite(owner, 'admin');
-      const agent = await invite(owner, 'agent');
+      const admin = await inviteMember(t, owner, 'admin');
+      const otherAdmin = await inviteMember(t, owner, 'admin');
+      const agent = await inviteMember(t, owner, 'agent');
 
       const members = await t.request('GET', '/api/dashboard/members', { token: admin.token });
       assert.equal(members.body.members.length, 4);
@@ -167,8 +159,8 @@ describe('accounts and dashboard sessions', () => {
 
     it('keeps admins from granting what they do not have, and agents out of the member list', async () => {
       const owner = await signUp(t);
-      const admin = await invite(owner, 'admin');
-      const agent = await invite(owner, 'agent');
+      const admin = await inviteMember(t, owner, 'admin');
+      const agent = await inviteMember(t, owner, 'agent');
       const asAdmin = (body: Record<string, unknown>) => t.request('POST', '/api/dashboard/invitations', { token: admin.token, body: { email: uniqueEmail(), ...body } });
       assert.equal((await asAdmin({ role: 'admin' })).status, 403);
       assert.equal((await asAdmin({ role: 'agent', tabs: ['inbox', 'billing'] })).status, 403);

@@ -2,6 +2,7 @@
  * Which bot a `/api/v1/*` call acts on: an API key's own bot, or for an OAuth token the bot named
  * by `X-Bot-Id` or `?bot_id=` (which must belong to the token's account).
  */
+import { isUuid } from '../../platform/schemas.ts';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../../platform/auth/auth.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.ts';
@@ -14,8 +15,6 @@ export interface BotScope {
   keyId: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Resolves the bot of a bot-scoped call (paths without `{bot_id}`). */
 export async function botScopeOf(request: FastifyRequest, bots: BotService): Promise<BotScope> {
   const principal = principalOf(request);
@@ -25,7 +24,7 @@ export async function botScopeOf(request: FastifyRequest, bots: BotService): Pro
     const query = (request.query as Record<string, unknown> | undefined)?.bot_id;
     const botId = typeof header === 'string' ? header : typeof query === 'string' ? query : undefined;
     if (!botId) throw new ValidationError("header 'X-Bot-Id' (or query parameter 'bot_id') is required with an OAuth token");
-    if (!UUID.test(botId)) throw new NotFoundError('Bot not found');
+    if (!isUuid(botId)) throw new NotFoundError('Bot not found');
     return { bot: await bots.getForAccount(principal.accountId, botId), keyId: null };
   }
   throw new ForbiddenError('This endpoint needs an API key or an OAuth token');

@@ -4,22 +4,9 @@
  * so with several instances only one crawls it.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { startRecurringJob, type RecurringJob } from '../../platform/recurring-job.ts';
 import type { KnowledgeService } from './knowledge.service.ts';
 
-export interface CrawlScheduler {
-  stop(): Promise<void>;
-}
-
-export function startCrawlScheduler({ knowledge, intervalMs, log }: { knowledge: KnowledgeService; intervalMs: number; log?: FastifyBaseLogger }): CrawlScheduler {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = running.then(() => knowledge.crawlDue()).catch((err: unknown) => log?.error({ err }, 'crawl scheduler failed'));
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startCrawlScheduler({ knowledge, intervalMs, log }: { knowledge: KnowledgeService; intervalMs: number; log?: FastifyBaseLogger }): RecurringJob {
+  return startRecurringJob('crawl scheduler', intervalMs, () => knowledge.crawlDue(), log);
 }

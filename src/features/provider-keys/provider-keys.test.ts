@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { startTestApp, type TestApp, type TestResponse } from '../../testing/test-app.ts';
-import { createBot, signUp, uniqueEmail, type Owner } from '../../testing/factories.ts';
+import { createBot, signUp, uniqueEmail, type Owner, inviteMember } from '../../testing/factories.ts';
 import { createSecretBox, decryptSecret, loadMasterKey, SECRET_KEY_FILE } from '../../platform/encryption.ts';
 import { loadConfig } from '../../config/config.ts';
 import { createProviderKeyService, providerKeyContext } from './provider-keys.service.ts';
@@ -39,14 +39,6 @@ describe('bring-your-own provider keys', () => {
     return { res: await call('PUT', keysPath(botId, provider), owner.token, { api_key: apiKey }), apiKey };
   }
 
-  async function invite(owner: Owner, role: 'admin' | 'agent', tabs?: string[]) {
-    const email = uniqueEmail(role);
-    const res = await t.request('POST', '/api/dashboard/invitations', { token: owner.token, body: { email, role, ...(tabs && { tabs }) } });
-    assert.equal(res.status, 201, res.text);
-    const joined = await t.request('POST', '/api/auth/signup', { body: { email, password: 'member password', invite_token: res.body.token } });
-    assert.equal(joined.status, 201, joined.text);
-    return { token: joined.body.token as string };
-  }
 
   before(async () => {
     t = await startTestApp({ app: { logger: { level: 'trace', stream: logStream } } });
@@ -120,9 +112,9 @@ describe('bring-your-own provider keys', () => {
     const owner = await signUp(t);
     const bot = await createBot(t, owner);
     await putKey(owner, bot.id, 'google');
-    const admin = await invite(owner, 'admin');
-    const byokAdmin = await invite(owner, 'admin', ['settings', 'byok']);
-    const agent = await invite(owner, 'agent');
+    const admin = await inviteMember(t, owner, 'admin');
+    const byokAdmin = await inviteMember(t, owner, 'admin', ['settings', 'byok']);
+    const agent = await inviteMember(t, owner, 'agent');
 
     for (const member of [admin, byokAdmin, agent]) {
       const listed = await call('GET', keysPath(bot.id), member.token);

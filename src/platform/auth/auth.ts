@@ -12,6 +12,11 @@ import { hasScope, type Principal, type PrincipalKind, type Scope } from './prin
 export interface AuthRequirement {
   accepts: readonly PrincipalKind[];
   scope?: Scope;
+  /**
+   * A body or query field that may carry the credential when there is no Authorization header
+   * (widget access: `bot_id`). Such routes authenticate once the body is parsed.
+   */
+  credentialField?: string;
 }
 
 declare module 'fastify' {
@@ -71,6 +76,11 @@ export function bearerOf(request: FastifyRequest): string | undefined {
 export interface AuthLayer {
   addResolver(resolver: CredentialResolver): void;
   afterAuthenticate(step: AfterAuthenticate): void;
+  /**
+   * Authenticates a request by hand, for routes that find the credential while reading the body
+   * (a multipart upload's `bot_id` field); `presented` stands in for `credentialField`.
+   */
+  authenticate(request: FastifyRequest, requirement: AuthRequirement, presented?: string): Promise<void>;
 }
 
 /** Installs the authentication hook on the root instance. */
@@ -82,12 +92,12 @@ export function installAuth(app: FastifyInstance, options: { publicUrl: string }
   app.decorateRequest('principal', null);
   app.decorateRequest('viaCookie', false);
 
-  async function authenticate(request: FastifyRequest, requirement: AuthRequirement): Promise<void> {
-
+  async function authenticate(request: FastifyRequest, requirement: AuthRequirement, presented?: string): Promise<void> {
     let credential = bearerOf(request);
     if (!credential && request.headers.authorization) {
       throw new UnauthorizedError('Malformed Authorization header: expected "Bearer <credential>"');
     }
+    if (!credential && requirement.credentialField) credential = presented ?? fieldOf(request, requirement.credentialField);
     if (!credential && requirement.accepts.includes('dashboard')) {
       credential = request.cookies?.[SESSION_COOKIE];
       if (credential) request.viaCookie = true;
@@ -119,7 +129,9 @@ export function installAuth(app: FastifyInstance, options: { publicUrl: string }
   app.addHook('onRoute', (route) => {
     const requirement = route.config?.auth;
     if (!requirement) return;
-    appendRouteHook(route, 'onRequest', async function authenticateRoute(request: FastifyRequest) {
+    // A credential in the body can only be read once the body is parsed and validated.
+    const stage = requirement.credentialField ? 'preHandler' : 'onRequest';
+    appendRouteHook(route, stage, async function authenticateRoute(request: FastifyRequest) {
       await authenticate(request, requirement);
     });
   });
@@ -127,7 +139,17 @@ export function installAuth(app: FastifyInstance, options: { publicUrl: string }
   return {
     addResolver: (resolver) => void resolvers.push(resolver),
     afterAuthenticate: (step) => void afterSteps.push(step),
+    authenticate,
   };
+}
+
+/** A string field of the parsed body, else of the query string. */
+function fieldOf(request: FastifyRequest, name: string): string | undefined {
+  for (const source of [request.body, request.query]) {
+    const value = source !== null && typeof source === 'object' ? (source as Record<string, unknown>)[name] : undefined;
+    if (typeof value === 'string' && value) return value;
+  }
+  return undefined;
 }
 
 function isSafeMethod(method: string): boolean {

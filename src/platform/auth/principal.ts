@@ -46,6 +46,8 @@ export interface WidgetPrincipal {
   kind: 'widget';
   botId: string;
   accountId: string;
+  /** The bot's `allowed_domains`: the origins its widget may call from (empty = any). */
+  allowedDomains: readonly string[];
 }
 
 export type Principal = ApiKeyPrincipal | DashboardPrincipal | OAuthPrincipal | WidgetPrincipal;

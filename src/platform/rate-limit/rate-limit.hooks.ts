@@ -11,6 +11,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** false: exempt from the per-IP limit (health checks, docs). */
     rateLimit?: boolean;
+    /** true: widget callers (bot id) also count against PARLEY_RATE_WIDGET_PER_MIN per visitor IP and bot. */
+    widgetRateLimit?: boolean;
   }
 }
 
