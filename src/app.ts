@@ -2,6 +2,7 @@
  * Builds the Fastify application from an already-open runtime. It never listens: the entry point
  * and the tests decide that.
  */
+import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Runtime } from './runtime.ts';
@@ -31,13 +32,32 @@ import { knowledgeRoutes } from './features/knowledge/knowledge.routes.ts';
 import { dashboardKnowledgeRoutes } from './features/knowledge/dashboard-knowledge.routes.ts';
 import { startCrawlScheduler } from './features/knowledge/knowledge.jobs.ts';
 import { createPageFetcher } from './features/knowledge/page-fetcher.ts';
+import { createLocalEngine } from './features/answers/local/local-engine.ts';
+import { createProviderEngine } from './features/answers/providers/provider-engine.ts';
+import type { AnswerEngine } from './features/answers/answers.types.ts';
+import { createConversationService } from './features/conversations/conversations.service.ts';
+import { createLiveSessions } from './features/conversations/live-sessions.ts';
+import { conversationRoutes } from './features/conversations/conversations.routes.ts';
+import { startSessionSweeper } from './features/conversations/conversations.jobs.ts';
+import { createChatService } from './features/chat/chat.service.ts';
+import { chatRoutes } from './features/chat/chat.routes.ts';
+import { widgetResolver } from './features/widget/widget-access.ts';
+import { widgetRoutes } from './features/widget/widget.routes.ts';
+import { createMediaService } from './features/media/media.service.ts';
+import { mediaRoutes } from './features/media/media.routes.ts';
+import { createLocalMediaStorage } from './features/media/media-storage.ts';
+import { createMediaLinks, mediaSigningKey } from './features/media/media-links.ts';
+import { createInboxService } from './features/inbox/inbox.service.ts';
+import { inboxRoutes } from './features/inbox/inbox.routes.ts';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** How pages are fetched for URL knowledge (the guarded fetcher by default; tests pass their own). */
   fetchPage?: PageFetcher;
-  /** Starts the background jobs (crawl scheduler); the entry point does, tests drive jobs themselves. */
+  /** Starts the background jobs (crawl scheduler, session sweeper); the entry point does, tests drive jobs themselves. */
   backgroundJobs?: boolean;
+  /** The answer engine (the provider engine with parley-local as fallback by default). */
+  engine?: AnswerEngine;
 }
 
 const CRAWL_CHECK_MS = 30_000;
@@ -86,20 +106,41 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const counterFlushMs = Math.max(config.auditFlushMs, 1000);
   const keys = createKeyService({ db, clock, bus, flushMs: counterFlushMs, log: app.log });
   const usage = createUsageService({ db, clock, flushMs: counterFlushMs, log: app.log });
-  const secrets = createSecretBox(loadMasterKey({ secretKey: config.secretKey, dataDir: config.dataDir }));
+  const masterKey = loadMasterKey({ secretKey: config.secretKey, dataDir: config.dataDir });
+  const secrets = createSecretBox(masterKey);
   if (config.databaseUrl && !config.secretKey) app.log.warn('PARLEY_SECRET_KEY is unset: secrets are encrypted under DATA_DIR/secret.key, which every instance must share');
   const providerKeys = createProviderKeyService({ db, clock, secrets });
   const pageFetcher = options.fetchPage ? undefined : createPageFetcher({ allowPrivateNetwork: config.allowPrivateNetwork });
   const knowledge = createKnowledgeService({ db, bus, dialect: runtime.database.dialect, clock, fetchPage: options.fetchPage ?? pageFetcher, log: app.log });
 
+  const engine =
+    options.engine ??
+    createProviderEngine({
+      pool: config.providers,
+      timeoutMs: config.providerTimeoutMs,
+      keyFor: providerKeys.keyFor,
+      retriever: knowledge.retriever,
+      fallback: createLocalEngine({ retriever: knowledge.retriever }),
+    });
+  const conversations = createConversationService({ db, clock, idleMinutes: config.sessionIdleMinutes });
+  const live = createLiveSessions(bus);
+  const mediaStorage = createLocalMediaStorage(path.join(config.dataDir, 'media'));
+  const mediaLinks = createMediaLinks({ key: mediaSigningKey(masterKey), publicUrl: config.publicUrl, ttlSec: config.mediaUrlTtlSec, clock });
+  const media = createMediaService({ db, clock, bus, storage: mediaStorage, links: mediaLinks, conversations, log: app.log });
+  const chat = createChatService({ conversations, engine, usage, attachmentsFor: media.attachmentsFor, live, log: app.log });
+
   auth.addResolver(keys.resolver);
+  auth.addResolver(widgetResolver(bots));
   auth.addResolver({
     matches: (credential) => credential.startsWith('parley_ds_'),
     resolve: (credential) => accounts.resolveSession(credential),
     invalidDetail: 'Invalid or expired dashboard session',
   });
   // Synchronous unless the rate-limit store is shared (Redis): no promise per request otherwise.
-  auth.afterAuthenticate((principal) => {
+  auth.afterAuthenticate((principal, request) => {
+    if (principal.kind === 'widget') {
+      return request.routeOptions.config.widgetRateLimit ? limiter.checkWidget(request.ip, principal.botId) : undefined;
+    }
     const pending = principal.kind === 'api_key' || principal.kind === 'oauth' ? limiter.checkCredential(principal.credentialId) : undefined;
     const count = () => {
       if (principal.kind !== 'api_key') return;
@@ -119,12 +160,20 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(providerKeyRoutes({ providerKeys, bots }));
   await app.register(knowledgeRoutes({ knowledge, bots }));
   await app.register(dashboardKnowledgeRoutes({ knowledge, bots, maxUploadBytes: config.maxUploadBytes }));
+  await app.register(chatRoutes({ chat, bots }));
+  await app.register(conversationRoutes({ conversations, bots, onSessionCleared: media.removeSessionFiles }));
+  await app.register(widgetRoutes({ chat, bots, conversations, live, heartbeatMs: config.sseHeartbeatMs }));
+  await app.register(mediaRoutes({ media, bots, auth, incomingDir: mediaStorage.incomingDir, maxUploadBytes: config.maxUploadBytes }));
+  const inbox = createInboxService({ db, clock, conversations, live, bots, idleMinutes: config.sessionIdleMinutes, onSessionCleared: media.removeSessionFiles, log: app.log });
+  await app.register(inboxRoutes({ inbox, bots, heartbeatMs: config.sseHeartbeatMs }));
 
   const crawler = options.backgroundJobs ? startCrawlScheduler({ knowledge, intervalMs: CRAWL_CHECK_MS, log: app.log }) : undefined;
+  const sweeper = options.backgroundJobs ? startSessionSweeper({ conversations, intervalMs: config.sessionSweepMs, log: app.log }) : undefined;
 
   // In-flight requests have finished when onClose runs: write what is buffered.
   app.addHook('onClose', async () => {
     await crawler?.stop();
+    await sweeper?.stop();
     await knowledge.drain();
     await pageFetcher?.close();
     await Promise.all([audit.close(), usage.close(), keys.close()]);

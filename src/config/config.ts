@@ -40,6 +40,12 @@ export interface Config {
   monthlyMessages: number;
   maxUploadBytes: number;
   sessionIdleMinutes: number;
+  /** How often the sweeper looks for idle sessions. */
+  sessionSweepMs: number;
+  /** How often an open event stream sends a keep-alive comment. */
+  sseHeartbeatMs: number;
+  /** How long a signed media URL stays valid. */
+  mediaUrlTtlSec: number;
   webhookRetryDelaysSec: number[];
   webhookTimeoutMs: number;
   accessTokenTtlSec: number;
@@ -106,6 +112,9 @@ export function loadConfig(env: Env = process.env): Config {
     monthlyMessages: read.int('PARLEY_MONTHLY_MESSAGES', 10000, 0),
     maxUploadBytes: read.int('PARLEY_MAX_UPLOAD_BYTES', 20971520, 1),
     sessionIdleMinutes: read.number('PARLEY_SESSION_IDLE_MINUTES', 30, 0.001),
+    sessionSweepMs: read.int('PARLEY_SESSION_SWEEP_MS', 15000, 10),
+    sseHeartbeatMs: read.int('PARLEY_SSE_HEARTBEAT_MS', 15000, 10),
+    mediaUrlTtlSec: read.int('PARLEY_MEDIA_URL_TTL', 86400, 1),
     webhookRetryDelaysSec: read.numberList('PARLEY_WEBHOOK_RETRY_DELAYS', [1, 5, 30, 300, 1800, 7200, 28800]),
     webhookTimeoutMs: read.int('PARLEY_WEBHOOK_TIMEOUT_MS', 10000, 1),
     accessTokenTtlSec: read.int('PARLEY_ACCESS_TOKEN_TTL', 3600, 1),

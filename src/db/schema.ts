@@ -156,6 +156,78 @@ export interface BotProviderKeysTable {
   created_at: string;
 }
 
+export interface ChatSessionsTable {
+  id: string;
+  bot_id: string;
+  account_id: string;
+  /** The caller's session_id (free-form, unique within the bot). */
+  session_key: string;
+  visitor_id: string | null;
+  visitor_timezone: string;
+  /** JSON object sent with streamed messages, or null. */
+  metadata: string | null;
+  status: 'active' | 'ended';
+  /** 1 while an operator has taken the session over. */
+  taken_over: number;
+  message_count: number;
+  started_at: string;
+  last_activity_at: string;
+  ended_at: string | null;
+}
+
+export interface ChatMessagesTable {
+  /** Storage order: ties on created_at keep the order messages were stored in. */
+  seq: Generated<number>;
+  id: string;
+  session_id: string;
+  bot_id: string;
+  role: 'user' | 'assistant';
+  /** Who wrote it: the visitor, the bot's engine, or an operator from the inbox. */
+  author: 'visitor' | 'bot' | 'operator';
+  content: string;
+  feedback_rating: 'up' | 'down' | null;
+  latency_ms: number | null;
+  /** The engine that answered, e.g. 'parley-local'. */
+  engine: string | null;
+  /** JSON array of {title, url}, for assistant messages. */
+  sources: string | null;
+  created_at: string;
+}
+
+export interface MediaFilesTable {
+  id: string;
+  session_id: string;
+  bot_id: string;
+  file_name: string;
+  mime_type: string;
+  size_bytes: number;
+  /** Where the bytes are in media storage. */
+  storage_key: string;
+  /** Text of a document (PDF, text, CSV), for the answer engines. */
+  extracted_text: string | null;
+  created_at: string;
+}
+
+export interface OutboxEventsTable {
+  seq: Generated<number>;
+  id: string;
+  bot_id: string;
+  account_id: string;
+  /** The caller's session_id. */
+  session_id: string;
+  event: 'session.started' | 'session.ended' | 'message.user' | 'message.assistant' | 'lead.created';
+  /** JSON object: the envelope's `data`. */
+  data: string;
+  occurred_at: string;
+}
+
+export interface MonthlyMessagesTable {
+  account_id: string;
+  /** YYYY-MM (UTC). */
+  month: string;
+  user_messages: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
@@ -169,4 +241,9 @@ export interface Database {
   knowledge_sources: KnowledgeSourcesTable;
   knowledge_passages: KnowledgePassagesTable;
   bot_provider_keys: BotProviderKeysTable;
+  chat_sessions: ChatSessionsTable;
+  chat_messages: ChatMessagesTable;
+  media_files: MediaFilesTable;
+  outbox_events: OutboxEventsTable;
+  monthly_messages: MonthlyMessagesTable;
 }

@@ -3,11 +3,13 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-foundation.ts';
 import * as m0002 from './0002-knowledge.ts';
 import * as m0003 from './0003-provider-keys.ts';
+import * as m0004 from './0004-conversations.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-knowledge': m0002,
   '0003-provider-keys': m0003,
+  '0004-conversations': m0004,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -49,8 +49,8 @@ export interface AnswerRequest {
   history: ChatTurn[];
   /** Overrides the bot's response_language for this request ('' = mirror the visitor). */
   responseLanguage?: string;
-  /** Text of documents attached in this session, for engines that can use it. */
-  attachments?: { name: string; mimeType: string; text?: string; imageUrl?: string }[];
+  /** Files attached in this session, oldest first: documents' text and images' bytes, for engines that can use them. */
+  attachments?: { name: string; mimeType: string; text?: string; imageUrl?: string; image?: Uint8Array }[];
   /** Aborts a provider call (the engine must stop and throw). */
   signal?: AbortSignal;
 }

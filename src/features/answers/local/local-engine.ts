@@ -4,6 +4,7 @@
  * their sources), and says it does not know when nothing answers enough of it.
  */
 import type { AnswerEngine, AnswerRequest, AnswerSource, AnswerStream, ChatTurn, RetrievedPassage, Retriever } from '../answers.types.ts';
+import { attachedPassages } from './attached-passages.ts';
 import { chooseLanguage } from './language.ts';
 import { PHRASES } from './phrases.ts';
 import { prepareQuery, type PreparedQuery } from './query.ts';
@@ -50,7 +51,10 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   const phrases = PHRASES[chooseLanguage(request)];
   const asked = stripGreeting(question);
   const query = prepareQuery(asked, request.history);
-  const passages = query.searchText ? await retriever.search(bot.id, query.searchText, PASSAGES_TO_READ) : [];
+  const retrieved = query.searchText ? await retriever.search(bot.id, query.searchText, PASSAGES_TO_READ) : [];
+  // The visitor's own documents lead: a question asked after an upload is most likely about it.
+  const attached = query.searchText ? attachedPassages(request.attachments, query) : [];
+  const passages = attached.length > 0 ? [...attached, ...retrieved] : retrieved;
   const chosen = chooseUnits(asked, request.history, query, passages);
   if (chosen.length === 0) {
     const text = bot.strict_mode ? phrases.dontKnow : `${phrases.dontKnow} ${phrases.invite}`;

@@ -101,10 +101,14 @@ export function systemPromptFor(request: AnswerRequest, passages: readonly Retri
   return parts.join('\n\n');
 }
 
-/** The conversation: the session's whole history, oldest first, then the new question. */
+/** The conversation: the session's whole history, oldest first, then the new question with the session's images. */
 export function messagesFor(request: AnswerRequest): ModelMessage[] {
   const history: ModelMessage[] = request.history
     .filter((turn) => turn.content.trim())
     .map((turn) => (turn.role === 'user' ? { role: 'user', content: turn.content } : { role: 'assistant', content: turn.content }));
-  return [...history, { role: 'user', content: request.question }];
+  const images = (request.attachments ?? []).filter((a) => a.image && a.mimeType.startsWith('image/'));
+  if (images.length === 0) return [...history, { role: 'user', content: request.question }];
+  // The visitor's images go with the newest message, which is the one that may ask about them.
+  const parts = images.map((a) => ({ type: 'image' as const, image: a.image!, mediaType: a.mimeType }));
+  return [...history, { role: 'user', content: [{ type: 'text', text: request.question }, ...parts] }];
 }

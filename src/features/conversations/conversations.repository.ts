@@ -1,0 +1,111 @@
+/** Storage of chat sessions, their messages and the monthly message counters; every query is scoped to a bot or account. */
+import type { Insertable, Selectable } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import type { ChatMessagesTable, ChatSessionsTable } from '../../db/schema.ts';
+
+export type SessionRow = Selectable<ChatSessionsTable>;
+export type MessageRow = Omit<Selectable<ChatMessagesTable>, 'seq'> & { seq: number };
+
+export function findSession(db: Db, botId: string, sessionKey: string): Promise<SessionRow | undefined> {
+  return db.selectFrom('chat_sessions').selectAll().where('bot_id', '=', botId).where('session_key', '=', sessionKey).executeTakeFirst();
+}
+
+export async function insertSession(db: Db, session: Insertable<ChatSessionsTable>): Promise<void> {
+  await db.insertInto('chat_sessions').values(session).execute();
+}
+
+export async function updateSession(db: Db, sessionId: string, changes: Partial<Insertable<ChatSessionsTable>>): Promise<void> {
+  await db.updateTable('chat_sessions').set(changes).where('id', '=', sessionId).execute();
+}
+
+/** Counts a message against the session and marks its activity. */
+export async function touchSession(db: Db, sessionId: string, at: string, messages: number): Promise<void> {
+  await db
+    .updateTable('chat_sessions')
+    .set({ last_activity_at: at, message_count: sql`message_count + ${messages}` })
+    .where('id', '=', sessionId)
+    .execute();
+}
+
+export async function deleteSession(db: Db, botId: string, sessionId: string): Promise<boolean> {
+  const result = await db.deleteFrom('chat_sessions').where('id', '=', sessionId).where('bot_id', '=', botId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function insertMessage(db: Db, message: Omit<Insertable<ChatMessagesTable>, 'seq'>): Promise<void> {
+  await db.insertInto('chat_messages').values(message).execute();
+}
+
+function asMessageRow(row: Selectable<ChatMessagesTable>): MessageRow {
+  return { ...row, seq: Number(row.seq) };
+}
+
+/** A session's messages, oldest first. */
+export async function sessionMessages(db: Db, sessionId: string): Promise<MessageRow[]> {
+  const rows = await db.selectFrom('chat_messages').selectAll().where('session_id', '=', sessionId).orderBy('seq').execute();
+  return rows.map(asMessageRow);
+}
+
+/** A bot's messages across sessions, newest first, with the caller's session_id. */
+export async function botMessages(db: Db, botId: string, page: { limit: number; offset: number }) {
+  const rows = await db
+    .selectFrom('chat_messages as m')
+    .innerJoin('chat_sessions as s', 's.id', 'm.session_id')
+    .select(['m.id', 's.session_key', 'm.role', 'm.content', 'm.feedback_rating', 'm.created_at'])
+    .where('m.bot_id', '=', botId)
+    .orderBy('m.seq', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return rows;
+}
+
+export function findMessage(db: Db, botId: string, messageId: string): Promise<Selectable<ChatMessagesTable> | undefined> {
+  return db.selectFrom('chat_messages').selectAll().where('id', '=', messageId).where('bot_id', '=', botId).executeTakeFirst();
+}
+
+export async function setFeedback(db: Db, messageId: string, rating: ChatMessagesTable['feedback_rating']): Promise<void> {
+  await db.updateTable('chat_messages').set({ feedback_rating: rating }).where('id', '=', messageId).execute();
+}
+
+/**
+ * Counts one user message against the account's month unless that would pass `quota`; false when
+ * the allowance is used up. One statement, so concurrent messages cannot both take the last one.
+ */
+export async function takeMonthlyMessage(db: Db, accountId: string, month: string, quota: number): Promise<boolean> {
+  if (quota <= 0) return false;
+  const row = await db
+    .insertInto('monthly_messages')
+    .values({ account_id: accountId, month, user_messages: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['account_id', 'month'])
+        .doUpdateSet({ user_messages: sql`monthly_messages.user_messages + 1` })
+        .where('monthly_messages.user_messages', '<', quota),
+    )
+    .returning('user_messages')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function monthlyMessages(db: Db, accountId: string, month: string): Promise<number> {
+  const row = await db
+    .selectFrom('monthly_messages')
+    .select('user_messages')
+    .where('account_id', '=', accountId)
+    .where('month', '=', month)
+    .executeTakeFirst();
+  return Number(row?.user_messages ?? 0);
+}
+
+/** Ends every active session idle since before `cutoff`; returns the ended ones. Safe when several instances sweep at once. */
+export function endSessionsIdleSince(db: Db, cutoff: string, endedAt: string) {
+  return db
+    .updateTable('chat_sessions')
+    .set({ status: 'ended', ended_at: endedAt })
+    .where('status', '=', 'active')
+    .where('last_activity_at', '<', cutoff)
+    .returning(['id', 'bot_id', 'account_id', 'session_key', 'started_at', 'last_activity_at', 'message_count'])
+    .execute();
+}

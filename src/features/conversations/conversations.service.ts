@@ -1,0 +1,283 @@
+/**
+ * Chat sessions and their messages: the session state machine of interface.md section 3 (started
+ * by a first message, ended after PARLEY_SESSION_IDLE_MINUTES idle, cleared by DELETE), the monthly
+ * message quota, human takeover, and the events each transition records in the outbox.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/database.ts';
+import { isoAt, type Clock } from '../../platform/clock.ts';
+import { NotFoundError, RateLimitedError } from '../../platform/errors.ts';
+import type { AnswerSource, ChatTurn } from '../answers/answers.types.ts';
+import { recordEvents, type OutboxEvent } from '../events/events.repository.ts';
+import * as repo from './conversations.repository.ts';
+
+export const SESSION_NOT_FOUND = 'Session not found or belongs to a different bot';
+
+/** The account's monthly allowance of user messages is used up (429, stream `quota_exceeded`). */
+export class QuotaExceededError extends RateLimitedError {
+  constructor(retryAfterSec: number) {
+    super('Monthly message quota exceeded', retryAfterSec);
+  }
+}
+
+/** The bot fields the conversation rules read. */
+export interface ConversationBot {
+  id: string;
+  account_id: string;
+  paused: boolean;
+  monthly_message_quota: number;
+}
+
+export interface UserTurnInput {
+  bot: ConversationBot;
+  text: string;
+  /** The caller's session_id; a new UUID when omitted. */
+  sessionKey?: string;
+  visitorId?: string;
+  visitorTimezone?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** A stored user message and what answering it needs. */
+export interface UserTurn {
+  sessionId: string;
+  sessionKey: string;
+  messageId: string;
+  /** When the message was stored (ISO 8601). */
+  createdAt: string;
+  /** The session's earlier turns, oldest first. */
+  history: ChatTurn[];
+  /** An operator holds the session or the whole bot: no AI answer. */
+  paused: boolean;
+}
+
+export interface StoredMessage {
+  id: string;
+  role: 'user' | 'assistant';
+  author: 'visitor' | 'bot' | 'operator';
+  content: string;
+  feedback_rating: 'up' | 'down' | null;
+  created_at: string;
+}
+
+export type ConversationService = ReturnType<typeof createConversationService>;
+
+export interface ConversationServiceDeps {
+  db: Db;
+  clock: Clock;
+  /** PARLEY_SESSION_IDLE_MINUTES. */
+  idleMinutes: number;
+}
+
+export function createConversationService({ db, clock, idleMinutes }: ConversationServiceDeps) {
+  const idleMs = idleMinutes * 60_000;
+
+  function sessionStarted(bot: ConversationBot, sessionKey: string, at: string, row: { visitor_id: string | null; metadata: string | null }): OutboxEvent {
+    const data = { visitor_id: row.visitor_id, metadata: row.metadata ? JSON.parse(row.metadata) : null, started_at: at };
+    return { event: 'session.started', botId: bot.id, accountId: bot.account_id, sessionId: sessionKey, data, occurredAt: at };
+  }
+
+  function sessionEnded(row: { bot_id: string; account_id: string; session_key: string; started_at: string; message_count: number }, endedAt: string): OutboxEvent {
+    return {
+      event: 'session.ended',
+      botId: row.bot_id,
+      accountId: row.account_id,
+      sessionId: row.session_key,
+      data: { started_at: row.started_at, ended_at: endedAt, message_count: Number(row.message_count) },
+      occurredAt: endedAt,
+    };
+  }
+
+  /**
+   * The session a message or upload goes to, created (or reopened once ended) as needed, with the
+   * events that records. Call inside a transaction.
+   */
+  async function openSession(trx: Db, input: Omit<UserTurnInput, 'text'> & { sessionKey: string }, at: string) {
+    const { bot, sessionKey } = input;
+    const events: OutboxEvent[] = [];
+    const changes = {
+      ...(input.visitorId !== undefined && { visitor_id: input.visitorId }),
+      ...(input.visitorTimezone !== undefined && { visitor_timezone: input.visitorTimezone }),
+      ...(input.metadata !== undefined && { metadata: JSON.stringify(input.metadata) }),
+    };
+    let session = await repo.findSession(trx, bot.id, sessionKey);
+    if (!session) {
+      session = {
+        id: randomUUID(),
+        bot_id: bot.id,
+        account_id: bot.account_id,
+        session_key: sessionKey,
+        visitor_id: input.visitorId ?? null,
+        visitor_timezone: input.visitorTimezone ?? 'UTC',
+        metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+        status: 'active',
+        taken_over: 0,
+        message_count: 0,
+        started_at: at,
+        last_activity_at: at,
+        ended_at: null,
+      };
+      await repo.insertSession(trx, session);
+      events.push(sessionStarted(bot, sessionKey, at, session));
+      return { session, events };
+    }
+    // Idle past the limit but not swept yet: it ended when it went idle, and this message starts it again.
+    const idleEnd = Date.parse(session.last_activity_at) + idleMs;
+    const reopening = session.status === 'ended' || idleEnd < Date.parse(at);
+    if (session.status === 'active' && reopening) events.push(sessionEnded(session, isoAt(idleEnd)));
+    session = { ...session, ...changes };
+    if (reopening) {
+      session = { ...session, status: 'active', ended_at: null, started_at: at };
+      events.push(sessionStarted(bot, sessionKey, at, session));
+    }
+    if (reopening || Object.keys(changes).length > 0) {
+      await repo.updateSession(trx, session.id, { ...changes, status: session.status, ended_at: session.ended_at, started_at: session.started_at });
+    }
+    return { session, events };
+  }
+
+  function monthOf(ms: number): { month: string; secondsLeft: number } {
+    const d = new Date(ms);
+    const next = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+    return { month: isoAt(ms).slice(0, 7), secondsLeft: Math.max(1, Math.ceil((next - ms) / 1000)) };
+  }
+
+  async function requireSession(botId: string, sessionKey: string): Promise<repo.SessionRow> {
+    const session = await repo.findSession(db, botId, sessionKey);
+    if (!session) throw new NotFoundError(SESSION_NOT_FOUND);
+    return session;
+  }
+
+  return {
+    /**
+     * Stores a visitor's message: counts it against the monthly quota (refusing with
+     * QuotaExceededError, storing nothing, when it is used up), opens the session, records the
+     * events, and returns the history the answer needs.
+     */
+    async addUserMessage(input: UserTurnInput): Promise<UserTurn> {
+      const now = clock.now();
+      const at = isoAt(now);
+      const sessionKey = input.sessionKey ?? randomUUID();
+      const messageId = randomUUID();
+      const { month, secondsLeft } = monthOf(now);
+      return db.transaction().execute(async (trx) => {
+        if (!(await repo.takeMonthlyMessage(trx, input.bot.account_id, month, input.bot.monthly_message_quota))) {
+          throw new QuotaExceededError(secondsLeft);
+        }
+        const { session, events } = await openSession(trx, { ...input, sessionKey }, at);
+        const earlier = session.message_count > 0 ? await repo.sessionMessages(trx, session.id) : [];
+        await repo.insertMessage(trx, { id: messageId, session_id: session.id, bot_id: input.bot.id, role: 'user', author: 'visitor', content: input.text, feedback_rating: null, latency_ms: null, engine: null, sources: null, created_at: at });
+        await repo.touchSession(trx, session.id, at, 1);
+        events.push({
+          event: 'message.user',
+          botId: input.bot.id,
+          accountId: input.bot.account_id,
+          sessionId: sessionKey,
+          data: { message_id: messageId, role: 'user', content: input.text },
+          occurredAt: at,
+        });
+        await recordEvents(trx, events);
+        return {
+          sessionId: session.id,
+          sessionKey,
+          messageId,
+          createdAt: at,
+          history: earlier.map((m) => ({ role: m.role, content: m.content })),
+          paused: input.bot.paused || session.taken_over === 1,
+        };
+      });
+    },
+
+    /** Stores the bot's (or an operator's) answer in a session, with its event. */
+    async addAssistantMessage(
+      bot: ConversationBot,
+      turn: { sessionId: string; sessionKey: string },
+      answer: { content: string; author: 'bot' | 'operator'; latencyMs: number; engine?: string; sources?: AnswerSource[] },
+    ): Promise<StoredMessage> {
+      const at = isoAt(clock.now());
+      const message: StoredMessage = { id: randomUUID(), role: 'assistant', author: answer.author, content: answer.content, feedback_rating: null, created_at: at };
+      await db.transaction().execute(async (trx) => {
+        await repo.insertMessage(trx, {
+          ...message,
+          session_id: turn.sessionId,
+          bot_id: bot.id,
+          latency_ms: Math.round(answer.latencyMs),
+          engine: answer.engine ?? null,
+          sources: answer.sources ? JSON.stringify(answer.sources) : null,
+        });
+        await repo.touchSession(trx, turn.sessionId, at, 1);
+        const data = { message_id: message.id, role: 'assistant', content: answer.content, latency_ms: Math.round(answer.latencyMs), ...(answer.author === 'operator' && { author: 'operator' }) };
+        await recordEvents(trx, [{ event: 'message.assistant', botId: bot.id, accountId: bot.account_id, sessionId: turn.sessionKey, data, occurredAt: at }]);
+      });
+      return message;
+    },
+
+    /** The session an upload goes to, created with it when it has no messages yet. */
+    async ensureSession(bot: ConversationBot, sessionKey: string): Promise<{ sessionId: string }> {
+      const at = isoAt(clock.now());
+      return db.transaction().execute(async (trx) => {
+        const { session, events } = await openSession(trx, { bot, sessionKey }, at);
+        await repo.updateSession(trx, session.id, { last_activity_at: at });
+        await recordEvents(trx, events);
+        return { sessionId: session.id };
+      });
+    },
+
+    /** A session of the bot, or NotFoundError. */
+    getSession: requireSession,
+
+    /** A session's messages, oldest first. */
+    async messages(botId: string, sessionKey: string): Promise<StoredMessage[]> {
+      const session = await requireSession(botId, sessionKey);
+      return (await repo.sessionMessages(db, session.id)).map(storedMessage);
+    },
+
+    /** The bot's messages across sessions, newest first. */
+    async recentMessages(botId: string, page: { limit: number; offset: number }) {
+      const rows = await repo.botMessages(db, botId, page);
+      return rows.map((r) => ({ id: r.id, session_id: r.session_key, role: r.role, content: r.content, feedback_rating: r.feedback_rating, created_at: r.created_at }));
+    },
+
+    /** Deletes a session with its messages and uploads; the id may then start a fresh conversation. */
+    async clear(botId: string, sessionKey: string): Promise<{ sessionId: string }> {
+      const session = await requireSession(botId, sessionKey);
+      if (!(await repo.deleteSession(db, botId, session.id))) throw new NotFoundError(SESSION_NOT_FOUND);
+      return { sessionId: session.id };
+    },
+
+    /** Sets the visitor's rating of an assistant message of this session. */
+    async rateMessage(botId: string, sessionKey: string, messageId: string, rating: 'up' | 'down' | null) {
+      const session = await repo.findSession(db, botId, sessionKey);
+      const message = session ? await repo.findMessage(db, botId, messageId) : undefined;
+      if (!session || !message || message.session_id !== session.id || message.role !== 'assistant') {
+        throw new NotFoundError('Message not found in this session');
+      }
+      await repo.setFeedback(db, messageId, rating);
+      return { id: messageId, feedback_rating: rating };
+    },
+
+    /** Ends the sessions idle for longer than the limit, recording `session.ended` for each. */
+    async endIdleSessions(): Promise<number> {
+      const now = clock.now();
+      const at = isoAt(now);
+      return db.transaction().execute(async (trx) => {
+        const ended = await repo.endSessionsIdleSince(trx, isoAt(now - idleMs), at);
+        await recordEvents(
+          trx,
+          ended.map((row) => sessionEnded(row, isoAt(Math.min(now, Date.parse(row.last_activity_at) + idleMs)))),
+        );
+        return ended.length;
+      });
+    },
+
+    /** User messages the account has sent this calendar month (UTC). */
+    async messagesThisMonth(accountId: string): Promise<number> {
+      return repo.monthlyMessages(db, accountId, monthOf(clock.now()).month);
+    },
+  };
+}
+
+function storedMessage(row: repo.MessageRow): StoredMessage {
+  return { id: row.id, role: row.role, author: row.author, content: row.content, feedback_rating: row.feedback_rating, created_at: row.created_at };
+}
+

@@ -1,0 +1,52 @@
+/**
+ * The events outbox: every event the webhooks deliver (interface.md section 6) is written here in
+ * the same transaction as the change it tells about, so none is lost between the two.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../db/database.ts';
+import type { OutboxEventsTable } from '../../db/schema.ts';
+
+export type EventName = OutboxEventsTable['event'];
+
+export interface OutboxEvent {
+  event: EventName;
+  botId: string;
+  accountId: string;
+  /** The caller's session_id. */
+  sessionId: string;
+  data: Record<string, unknown>;
+  /** When it happened (ISO 8601): the envelope's `timestamp`. */
+  occurredAt: string;
+}
+
+/** Appends events to the outbox (call inside the transaction that makes the change). */
+export async function recordEvents(trx: Db, events: readonly OutboxEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await trx
+    .insertInto('outbox_events')
+    .values(
+      events.map((e) => ({
+        id: randomUUID(),
+        bot_id: e.botId,
+        account_id: e.accountId,
+        session_id: e.sessionId,
+        event: e.event,
+        data: JSON.stringify(e.data),
+        occurred_at: e.occurredAt,
+      })),
+    )
+    .execute();
+}
+
+/** A bot's events in the order they happened (oldest first), after `afterSeq`. */
+export async function listEvents(db: Db, botId: string, afterSeq = 0, limit = 1000) {
+  const rows = await db
+    .selectFrom('outbox_events')
+    .selectAll()
+    .where('bot_id', '=', botId)
+    .where('seq', '>', afterSeq)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ ...row, seq: Number(row.seq), data: JSON.parse(row.data) as Record<string, unknown> }));
+}

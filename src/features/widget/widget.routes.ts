@@ -1,0 +1,198 @@
+/**
+ * The widget's endpoints: the streamed chat (interface.md sections 4 and 6), message feedback, the
+ * visitor's live stream of operator messages, and CORS preflights for all of them.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { ErrorSchema, errorResponses, isUuid } from '../../platform/schemas.ts';
+import { ForbiddenError, UnsupportedMediaTypeError, ValidationError, DomainError } from '../../platform/errors.ts';
+import { openEventStream, type EventStream } from '../../platform/sse.ts';
+import { AnswerError } from '../answers/answers.types.ts';
+import type { BotService } from '../bots/bots.service.ts';
+import type { ChatService } from '../chat/chat.service.ts';
+import { PAUSED_MESSAGE } from '../chat/chat.service.ts';
+import { MAX_METADATA_BYTES, SessionKeySchema, StreamBodySchema } from '../chat/chat.schemas.ts';
+import { QuotaExceededError, type ConversationService } from '../conversations/conversations.service.ts';
+import type { LiveSessions } from '../conversations/live-sessions.ts';
+import { allowWidgetOrigin, isOriginAllowed, widgetAccess, widgetCallerOf } from './widget-access.ts';
+
+export interface WidgetRouteDeps {
+  chat: ChatService;
+  bots: BotService;
+  conversations: ConversationService;
+  live: LiveSessions;
+  heartbeatMs: number;
+}
+
+/** Paths a browser on the customer's site calls (each gets a CORS preflight). */
+export const WIDGET_PATHS = ['/api/widget/chat/stream', '/api/widget/chat/media', '/api/widget/messages/:message_id/feedback', '/api/widget/sessions/:session_id/events'];
+
+/** 406 unless the client accepts an event stream. */
+function requireEventStream(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+  const accept = request.headers.accept ?? '';
+  if (!/text\/event-stream/i.test(accept)) {
+    return done(new NotAcceptableError("This endpoint streams Server-Sent Events: send 'Accept: text/event-stream'"));
+  }
+  done();
+}
+
+/** 415 unless the body is JSON (Fastify would also parse text/plain). */
+function requireJson(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+  const type = request.headers['content-type'] ?? '';
+  if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
+    return done(new UnsupportedMediaTypeError(`The body must be JSON ('Content-Type: application/json'), not '${type || 'none'}'`));
+  }
+  done();
+}
+
+export class NotAcceptableError extends DomainError {
+  override readonly status = 406;
+}
+
+export function widgetRoutes(deps: WidgetRouteDeps) {
+  return async function (fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const { chat, bots, conversations, live, heartbeatMs } = deps;
+    const tags = ['widget'];
+
+    // Visitors' live streams never end by themselves: a shutting-down instance closes them (the
+    // browser reconnects to another one), while chat streams in progress finish their answer.
+    const liveStreams = new Set<EventStream>();
+    fastify.addHook('preClose', (done) => {
+      for (const stream of liveStreams) stream.close();
+      done();
+    });
+
+    // Widget responses name the caller's origin, errors included, so the widget can read them;
+    // requests from origins a bot does not allow are refused by widget access itself.
+    app.addHook('onRequest', (request, reply, done) => {
+      allowWidgetOrigin(request, reply);
+      done();
+    });
+
+    for (const url of WIDGET_PATHS) {
+      app.options(url, {
+        config: { rateLimit: true },
+        schema: { hide: true, querystring: Type.Object({ bot_id: Type.Optional(Type.String()) }) } as never,
+        handler: async (request, reply) => {
+          const botId = (request.query as { bot_id?: string }).bot_id;
+          // With the bot named in the URL, only its allowed origins get a preflight.
+          if (botId && isUuid(botId)) {
+            const bot = await bots.get(botId).catch(() => undefined);
+            if (bot && !isOriginAllowed(request.headers.origin, bot.allowed_domains)) {
+              throw new ForbiddenError(`Origin '${request.headers.origin ?? ''}' is not allowed for this bot`);
+            }
+          }
+          return reply
+            .code(204)
+            .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+            .header('access-control-allow-headers', 'authorization, content-type, accept, x-request-id')
+            .header('access-control-max-age', '600')
+            .send();
+        },
+      });
+    }
+
+    app.post('/api/widget/chat/stream', {
+      config: { auth: widgetAccess, widgetRateLimit: true },
+      onRequest: [requireEventStream, requireJson],
+      schema: {
+        operationId: 'chatStream',
+        tags,
+        description:
+          'Streams the reply as Server-Sent Events: `token` {token} per chunk, then `done` {session_id, sources}; or `paused` {reason, message} when an operator holds the conversation; or `error` {code, message} (`quota_exceeded`, `provider_error`, `internal_error`). Comment lines keep idle streams alive.',
+        body: StreamBodySchema,
+        response: { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses, 406: ErrorSchema, 415: ErrorSchema },
+      },
+      handler: async (request, reply) => {
+        const principal = widgetCallerOf(request);
+        const body = request.body;
+        if (body.metadata && Buffer.byteLength(JSON.stringify(body.metadata)) > MAX_METADATA_BYTES) {
+          throw new ValidationError(`field 'metadata' is larger than ${MAX_METADATA_BYTES} bytes of JSON`);
+        }
+        const bot = await bots.get(principal.botId);
+
+        const stream = openEventStream(reply, { heartbeatMs });
+        try {
+          const result = await chat.chat(
+            {
+              bot,
+              keyId: principal.keyId,
+              text: body.text,
+              sessionKey: body.session_id,
+              visitorId: body.visitor_id,
+              visitorTimezone: body.visitor_timezone,
+              metadata: body.metadata,
+              responseLanguage: body.response_language,
+            },
+            (token) => stream.send('token', { token }),
+          );
+          if (result.paused) stream.send('paused', { reason: 'human_takeover', message: PAUSED_MESSAGE });
+          else stream.send('done', { session_id: result.sessionKey, sources: result.sources });
+        } catch (err) {
+          stream.send('error', streamErrorOf(err, request));
+        } finally {
+          stream.close();
+        }
+      },
+    });
+
+    app.post('/api/widget/messages/:message_id/feedback', {
+      config: { auth: widgetAccess },
+      schema: {
+        operationId: 'rateMessage',
+        tags,
+        params: Type.Object({ message_id: Type.String({ format: 'uuid' }) }),
+        body: Type.Object({
+          session_id: SessionKeySchema,
+          rating: Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Null()]),
+          bot_id: Type.Optional(Type.String({ maxLength: 64 })),
+        }),
+        response: { 200: Type.Object({ success: Type.Boolean(), message_id: Type.String(), feedback_rating: Type.Union([Type.String(), Type.Null()]) }), ...errorResponses },
+      },
+      handler: async (request) => {
+        const principal = widgetCallerOf(request);
+        const rated = await conversations.rateMessage(principal.botId, request.body.session_id, request.params.message_id, request.body.rating);
+        return { success: true, message_id: rated.id, feedback_rating: rated.feedback_rating };
+      },
+    });
+
+    app.get('/api/widget/sessions/:session_id/events', {
+      config: { auth: widgetAccess },
+      onRequest: [requireEventStream],
+      schema: {
+        operationId: 'sessionEvents',
+        tags,
+        description:
+          "The visitor's live stream: `message` {id, role, author, content, created_at} for each operator message, and `status` {taken_over} when an operator takes the conversation or hands it back. `bot_id` may be given in the query (EventSource cannot send headers).",
+        params: Type.Object({ session_id: SessionKeySchema }),
+        querystring: Type.Object({ bot_id: Type.Optional(Type.String({ maxLength: 64 })) }),
+        response: { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses, 406: ErrorSchema },
+      },
+      handler: async (request, reply) => {
+        const principal = widgetCallerOf(request);
+        const sessionKey = request.params.session_id;
+        await conversations.getSession(principal.botId, sessionKey);
+        const stream = openEventStream(reply, { heartbeatMs });
+        const unsubscribe = live.subscribe(principal.botId, sessionKey, (activity) => {
+          if (activity.type === 'message' && activity.message.author === 'operator') stream.send('message', activity.message);
+          if (activity.type === 'status') stream.send('status', { taken_over: activity.takenOver });
+        });
+        liveStreams.add(stream);
+        stream.onClose(() => {
+          unsubscribe();
+          liveStreams.delete(stream);
+        });
+      },
+    });
+  };
+}
+
+/** The `error` event for a failure once the stream is open. */
+function streamErrorOf(err: unknown, request: FastifyRequest): { code: string; message: string } {
+  if (err instanceof QuotaExceededError) return { code: 'quota_exceeded', message: err.detail };
+  if (err instanceof AnswerError) return { code: err.code, message: err.message };
+  request.log.error({ err }, 'chat stream failed');
+  return { code: 'internal_error', message: 'The answer could not be generated' };
+}
