@@ -17,6 +17,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { measureIngestion, measureLocalAnswers, type LatencyRow } from './knowledge.ts';
+import { chatQuestions, loadChatKnowledge, measureFirstToken, measureProviderOverhead, startFakeOpenAiServer, CHAT_SOURCE_CHARS } from './chat.ts';
 import { cleanup, freePort, makeTempDir, measure, round, startServer, table, waitForHttp, type LoadResult } from './lib.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -45,10 +46,12 @@ export interface Scenario {
   headers?: FromFixtures<Record<string, string>>;
   /** Sent as JSON (with `content-type: application/json`). */
   body?: FromFixtures<unknown>;
-  /** Runs once before the scenario's warm-up; may override path, headers or body (e.g. with data it made). */
-  setup?(fixtures: Fixtures): Promise<Partial<Pick<Scenario, 'path' | 'headers' | 'body'>> | void>;
+  /** Sent as JSON in turn, one per request (instead of `body`). */
+  bodies?: FromFixtures<unknown[]>;
+  /** Runs once before the scenario's warm-up; may override path, headers or bodies (e.g. with data it made). */
+  setup?(fixtures: Fixtures): Promise<Partial<Pick<Scenario, 'path' | 'headers' | 'body' | 'bodies'>> | void>;
   /** Targets reported with PASS/FAIL (never failing the run). */
-  targets?: { minRatio?: number; maxP99Ms?: number };
+  targets?: { minRatio?: number; maxP99Ms?: number; minRps?: number };
 }
 
 const SCENARIOS: Scenario[] = [
@@ -60,7 +63,32 @@ const SCENARIOS: Scenario[] = [
     headers: (f) => ({ authorization: `Bearer ${f.key}` }),
     targets: { minRatio: 0.4, maxP99Ms: 10 },
   },
+  {
+    // A whole chat turn: quota, session and both messages stored with their events, retrieval over
+    // 1,000 sources and a parley-local answer. Every request starts a new session.
+    name: 'POST /api/v1/chat (parley-local, 1,000 sources)',
+    method: 'POST',
+    path: '/api/v1/chat',
+    headers: (f) => ({ authorization: `Bearer ${f.key}` }),
+    async setup(f) {
+      const questions = chatQuestions(await chatKnowledge(f), 200);
+      return { bodies: questions.map((text) => ({ text })) };
+    },
+    targets: { minRps: 500, maxP99Ms: 100 },
+  },
 ];
+
+let loadedDocs: Promise<string[]> | undefined;
+
+/** The bench bot's 1,000 knowledge sources, loaded once through the API. */
+function chatKnowledge(f: Fixtures): Promise<string[]> {
+  loadedDocs ??= (async () => {
+    const writer = await f.api<{ key: string }>('POST', '/api/keys', { token: f.token, body: { bot_id: f.botId, name: 'bench loader', scopes: ['read', 'write'] } });
+    console.log(`loading 1,000 knowledge sources of ${CHAT_SOURCE_CHARS.toLocaleString('en')} characters …`);
+    return loadChatKnowledge(f.parleyUrl, writer.key);
+  })();
+  return loadedDocs;
+}
 
 const BARE_NAME = 'bare Fastify GET /bare';
 
@@ -107,6 +135,7 @@ async function main(): Promise<void> {
 
   const [barePort, parleyPort] = await distinctFreePorts(2);
   const dataDir = makeTempDir('parley-bench-');
+  const provider = await startFakeOpenAiServer();
 
   const bare = startServer({
     name: 'bare',
@@ -128,6 +157,9 @@ async function main(): Promise<void> {
       PARLEY_SIGNUP: 'open',
       PARLEY_RATE_KEY_PER_MIN: '100000000',
       PARLEY_RATE_IP_PER_MIN: '100000000',
+      PARLEY_RATE_WIDGET_PER_MIN: '100000000',
+      PARLEY_MONTHLY_MESSAGES: '1000000000',
+      OPENAI_BASE_URL: provider.baseUrl,
     }),
     url: `http://${HOST}:${parleyPort}`,
   });
@@ -158,10 +190,11 @@ async function main(): Promise<void> {
     const path = resolve(resolved.path, fixtures);
     const headers = { ...(resolve(resolved.headers, fixtures) ?? {}) };
     const body = resolve(resolved.body, fixtures);
-    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const bodies = resolve(resolved.bodies, fixtures)?.map((b) => JSON.stringify(b));
+    if (body !== undefined || bodies) headers['content-type'] ??= 'application/json';
     console.log(`measuring ${scenario.name} …`);
     const result = await measure(
-      { url: parley.url + path, method: scenario.method, headers, body: body === undefined ? undefined : JSON.stringify(body) },
+      { url: parley.url + path, method: scenario.method, headers, body: body === undefined ? undefined : JSON.stringify(body), bodies },
       load,
     );
     checkClean(scenario.name, result);
@@ -177,7 +210,15 @@ async function main(): Promise<void> {
   console.log('measuring retrieval + parley-local answers (loading 1,000 sources first) …');
   latency.push(await measureLocalAnswers());
 
-  report(rows, load, problems, latency);
+  const questions = chatQuestions(await chatKnowledge(fixtures), 220, 7);
+  console.log('measuring the time to the first token on the stream (parley-local) …');
+  latency.push(await measureFirstToken(parley.url, fixtures.botId, questions));
+  console.log('measuring the OpenAI-compatible path against a local fake provider …');
+  await fixtures.api('PATCH', `/api/dashboard/bots/${fixtures.botId}`, { token: fixtures.token, body: { selected_model: 'gpt-4o-mini' } });
+  const overhead = await measureProviderOverhead(parley.url, fixtures.botId, provider, questions);
+  await provider.close();
+
+  report(rows, load, problems, latency, overhead);
 
   await cleanup();
   if (problems.length > 0) {
@@ -223,7 +264,13 @@ async function makeFixtures(parleyUrl: string): Promise<Fixtures> {
   return { parleyUrl, token: signup.token, accountId: signup.account.id, botId: bot.id, key: key.key, keyId: key.id, api };
 }
 
-function report(rows: Row[], load: { connections: number; durationSec: number; warmupSec: number }, problems: string[], latency: LatencyRow[]): void {
+function report(
+  rows: Row[],
+  load: { connections: number; durationSec: number; warmupSec: number },
+  problems: string[],
+  latency: LatencyRow[],
+  overhead: Awaited<ReturnType<typeof measureProviderOverhead>>,
+): void {
   const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '-');
   console.log('');
   console.log(
@@ -252,6 +299,11 @@ function report(rows: Row[], load: { connections: number; durationSec: number; w
       targets.push({ scenario: row.name, target: `ratio >= ${t.minRatio * 100}%`, value: round(row.ratio, 4), pass });
       console.log(`  target: ratio >= ${t.minRatio * 100}% ........ ${(row.ratio * 100).toFixed(1)}%  ${pass ? 'PASS' : 'FAIL'}`);
     }
+    if (t?.minRps !== undefined) {
+      const pass = row.result.rps >= t.minRps;
+      targets.push({ scenario: row.name, target: `>= ${t.minRps} req/s at ${load.connections} connections`, value: round(row.result.rps, 1), pass });
+      console.log(`  target: >= ${t.minRps} req/s at ${load.connections} connections ... ${Math.round(row.result.rps)} req/s  ${pass ? 'PASS' : 'FAIL'}`);
+    }
     if (t?.maxP99Ms !== undefined) {
       const pass = row.result.p99 < t.maxP99Ms;
       targets.push({ scenario: row.name, target: `p99 < ${t.maxP99Ms} ms at ${load.connections} connections`, value: round(row.result.p99, 3), pass });
@@ -274,6 +326,18 @@ function report(rows: Row[], load: { connections: number; durationSec: number; w
     console.log(`  target: ${l.name}: ${l.target.percentile} < ${l.target.maxMs} ms ... ${ms(value)} ms  ${pass ? 'PASS' : 'FAIL'}`);
   }
 
+  console.log('');
+  console.log(
+    table(
+      ['time to first token', 'samples', 'p50 ms', 'p95 ms'],
+      [overhead.direct, overhead.viaParley].map((l) => [l.name, String(l.samples), ms(l.p50), ms(l.p95)]),
+      [false, true, true, true],
+    ),
+  );
+  const addedPass = overhead.addedP50 < 5;
+  targets.push({ scenario: 'OpenAI-compatible path', target: 'added before the first token (p50) < 5 ms', value: round(overhead.addedP50, 3), pass: addedPass });
+  console.log(`  target: Parley adds < 5 ms before the first token (p50) ... ${ms(overhead.addedP50)} ms  ${addedPass ? 'PASS' : 'FAIL'}`);
+
   const json = {
     connections: load.connections,
     warmup_sec: load.warmupSec,
@@ -293,7 +357,8 @@ function report(rows: Row[], load: { connections: number; durationSec: number; w
       status_codes: r.result.statusCodes,
       ratio_to_bare: r.ratio === null ? null : round(r.ratio, 4),
     })),
-    latency: latency.map((l) => ({ name: l.name, samples: l.samples, p50_ms: round(l.p50, 3), p95_ms: round(l.p95, 3) })),
+    latency: [...latency, overhead.direct, overhead.viaParley].map((l) => ({ name: l.name, samples: l.samples, p50_ms: round(l.p50, 3), p95_ms: round(l.p95, 3) })),
+    provider_added_p50_ms: round(overhead.addedP50, 3),
     targets,
     ok: problems.length === 0,
     problems,

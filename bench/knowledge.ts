@@ -19,12 +19,12 @@ export interface LatencyRow {
   target: { percentile: 'p50' | 'p95'; maxMs: number };
 }
 
-function percentile(values: number[], p: number): number {
+export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-function row(name: string, times: number[], target: LatencyRow['target']): LatencyRow {
+export function row(name: string, times: number[], target: LatencyRow['target']): LatencyRow {
   return { name, samples: times.length, p50: percentile(times, 50), p95: percentile(times, 95), target };
 }
 
@@ -36,13 +36,13 @@ const WORDS = Array.from({ length: 6000 }, (_, i) => {
   return word;
 });
 
-function pseudoRandom(seed: number): () => number {
+export function pseudoRandom(seed: number): () => number {
   let state = seed;
   return () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
 }
 
 /** Markdown-like text of about `chars` characters: headings, paragraphs, sentences with numbers. */
-function makeDocument(chars: number, seed: number): string {
+export function makeDocument(chars: number, seed: number): string {
   const random = pseudoRandom(seed);
   const word = () => WORDS[Math.floor(Math.pow(random(), 2.2) * WORDS.length)]!;
   const parts: string[] = [];

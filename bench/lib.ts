@@ -186,6 +186,8 @@ export interface LoadTarget {
   method: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Bodies sent in turn, one per request (instead of `body`). */
+  bodies?: string[];
 }
 
 export interface LoadOptions {
@@ -225,6 +227,7 @@ async function runAutocannon(target: LoadTarget, connections: number, durationSe
         method: target.method as autocannon.Request['method'],
         headers: target.headers,
         body: target.body,
+        ...(target.bodies && { requests: [rotatingBodies(target.bodies)] }),
         connections,
         duration: durationSec,
       },
@@ -246,6 +249,12 @@ async function runAutocannon(target: LoadTarget, connections: number, durationSe
     timeouts: result.timeouts,
     statusCodes,
   };
+}
+
+/** An autocannon request that sends the bodies in turn. */
+function rotatingBodies(bodies: string[]): autocannon.Request {
+  let next = 0;
+  return { setupRequest: (request: autocannon.Request) => ({ ...request, body: bodies[next++ % bodies.length] }) } as autocannon.Request;
 }
 
 /** Response times in ms, in a growable Float64Array (cheap to record on the load generator's loop). */

@@ -35,15 +35,18 @@ describe('server process', () => {
       assert.equal(badCode, 1);
       assert.match(badOutput, /PORT: expected an integer/);
 
-      const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env, stdio: 'ignore' });
+      const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let serverErrors = '';
+      server.stderr.on('data', (chunk) => (serverErrors += chunk));
       const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
       const base = `http://127.0.0.1:${port}`;
+      // Generous: a cold start compiles the TypeScript while other test files load the machine.
       let up = false;
-      for (let i = 0; i < 100 && !up; i++) {
+      for (let i = 0; i < 300 && !up && server.exitCode === null; i++) {
         up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
         if (!up) await new Promise((r) => setTimeout(r, 100));
       }
-      assert.ok(up, 'the server answers /healthz');
+      assert.ok(up, `the server answers /healthz (exit code ${server.exitCode}, stderr: ${serverErrors || 'empty'})`);
 
       const post = (path: string, body: unknown, token?: string) =>
         fetch(base + path, {
