@@ -20,6 +20,8 @@ export type CrawlSchedule = 'hourly' | 'daily' | 'weekly';
 
 const SCHEDULE_MS: Record<CrawlSchedule, number> = { hourly: 3_600_000, daily: 86_400_000, weekly: 604_800_000 };
 const LEASE_MS = 120_000;
+/** Quiet time after the last knowledge write before the full-text index is compacted. */
+const COMPACT_AFTER_MS = 2_000;
 
 /** A page fetched and reduced to text, or why not. */
 export type FetchedPage =
@@ -54,11 +56,24 @@ export function createKnowledgeService({ db, bus, dialect, clock, fetchPage, log
     return isoAt(clock.now());
   }
 
+  // A burst of writes (a bulk load, a crawl) leaves the index in many pieces; it is compacted once
+  // the writes stop, so that retrieval stays fast.
+  let compactTimer: NodeJS.Timeout | undefined;
+  function compactSoon(): void {
+    clearTimeout(compactTimer);
+    compactTimer = setTimeout(() => {
+      compactTimer = undefined;
+      inBackground(fullText.compact(db), 'knowledge: index compaction failed');
+    }, COMPACT_AFTER_MS);
+    compactTimer.unref();
+  }
+
   /** Stores the source's text and its passages in one transaction. */
   async function saveContent(trx: Db, source: { id: string; bot_id: string; name: string }, text: string): Promise<void> {
     const passages = chunkText(text).map((p) => ({ id: randomUUID(), heading: p.heading, body: p.text }));
     await repo.updateSource(trx, source.id, { content: text, char_count: text.length, updated_at: now() });
     await repo.replacePassages(trx, fullText, { id: source.id, bot_id: source.bot_id, title: source.name }, passages);
+    compactSoon();
   }
 
   async function createSource(
@@ -125,8 +140,8 @@ export function createKnowledgeService({ db, bus, dialect, clock, fetchPage, log
     });
   }
 
-  function inBackground(task: Promise<void>): void {
-    const tracked = task.catch((err: unknown) => log?.error({ err }, 'knowledge: background indexing failed'));
+  function inBackground(task: Promise<void>, failure = 'knowledge: background indexing failed'): void {
+    const tracked = task.catch((err: unknown) => log?.error({ err }, failure));
     background.add(tracked);
     void tracked.finally(() => background.delete(tracked));
   }
@@ -189,6 +204,7 @@ export function createKnowledgeService({ db, bus, dialect, clock, fetchPage, log
     async remove(botId: string, sourceId: string): Promise<void> {
       await requireOwn(botId, sourceId);
       await db.transaction().execute((trx) => repo.deleteSource(trx, fullText, sourceId));
+      compactSoon();
     },
 
     /** Sets or clears a URL source's re-crawl schedule. */
@@ -205,8 +221,9 @@ export function createKnowledgeService({ db, bus, dialect, clock, fetchPage, log
       return due.length;
     },
 
-    /** Waits for background indexing started by this instance. */
+    /** Waits for background indexing started by this instance; a compaction not yet begun is dropped. */
     async drain(): Promise<void> {
+      clearTimeout(compactTimer);
       await Promise.allSettled([...background]);
     },
   };

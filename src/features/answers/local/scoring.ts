@@ -53,6 +53,8 @@ interface Candidate {
   order: string[];
   terms: Set<string>;
   context: Set<string>;
+  /** Adjacent term pairs of `order` (see pairsOf). */
+  pairs: Set<string>;
 }
 
 /** A passage's units with their terms: the part of a candidate that depends only on the text. */
@@ -63,6 +65,7 @@ interface AnalysedUnit {
   order: string[];
   terms: Set<string>;
   context: Set<string>;
+  pairs: Set<string>;
 }
 
 // Tokenising and stemming a passage costs more than retrieving it; popular passages are asked
@@ -80,7 +83,7 @@ function analysePassage(passage: RetrievedPassage): AnalysedUnit[] {
     const order = contentTerms(unit.text);
     if (order.length === 0) return;
     const context = new Set([...outer, ...contentTerms(unit.localHeading)]);
-    units!.push({ text: unit.text, listItem: unit.listItem, index, order, terms: new Set(order), context });
+    units!.push({ text: unit.text, listItem: unit.listItem, index, order, terms: new Set(order), context, pairs: pairsOf(order) });
   });
   if (analysed.size >= ANALYSED_LIMIT) analysed.clear();
   analysed.set(key, units);
@@ -132,7 +135,7 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): Sco
       0.1 * proximity(c.order, query.weights) +
       0.08 / (1 + c.rank) +
       0.15 * (inContext / total) +
-      (pairs.size ? (0.12 * shared(pairs, pairsOf(c.order))) / pairs.size : 0) +
+      (pairs.size ? (0.12 * shared(pairs, c.pairs)) / pairs.size : 0) +
       (kind === null ? 0 : answersKind ? 0.12 : -KIND_MISSING_PENALTY) -
       lengthPenalty(c.order.length);
     return { text: c.text, listItem: c.listItem, passage: c.passage, rank: c.rank, index: c.index, terms: c.terms, coverage, topicMatches, score };
