@@ -4,6 +4,7 @@
  * search; callers see one interface.
  */
 import { sql, type Kysely } from 'kysely';
+import { stemmer } from 'stemmer';
 import type { DialectName } from './dialect.ts';
 
 export interface IndexedPassage {
@@ -22,6 +23,9 @@ export interface PassageHit {
 export interface FullText {
   createIndex(db: Kysely<any>): Promise<void>;
   dropIndex(db: Kysely<any>): Promise<void>;
+  /** Per-term row counts that search reads (a view of the index, kept by the engine). */
+  createTermCounts(db: Kysely<any>): Promise<void>;
+  dropTermCounts(db: Kysely<any>): Promise<void>;
   /** Adds passages to the index (call in the transaction that inserts them). */
   index(trx: Kysely<any>, passages: IndexedPassage[]): Promise<void>;
   /** Removes a source's passages from the index (call before deleting them, in the same transaction). */
@@ -54,6 +58,12 @@ const sqliteFullText: FullText = {
   async dropIndex(db) {
     await sql`drop table if exists knowledge_fts`.execute(db);
   },
+  async createTermCounts(db) {
+    await sql`create virtual table knowledge_fts_terms using fts5vocab(knowledge_fts, 'row')`.execute(db);
+  },
+  async dropTermCounts(db) {
+    await sql`drop table if exists knowledge_fts_terms`.execute(db);
+  },
   async index(trx, passages) {
     for (const p of passages) {
       await sql`insert into knowledge_fts (passage_id, bot_key, title, heading, body) values (${p.id}, ${botKey(p.bot_id)}, ${p.title}, ${p.heading}, ${p.body})`.execute(trx);
@@ -67,13 +77,17 @@ const sqliteFullText: FullText = {
   },
   async search(db, botId, terms, limit) {
     if (terms.length === 0) return [];
-    const match = `bot_key : ${botKey(botId)} AND (${terms.map((t) => `"${t}"`).join(' OR ')})`;
-    // bm25() is lower-is-better; the weights favour title and heading matches over body ones.
-    const { rows } = await sql<{ passage_id: string; rank: number }>`
-      select passage_id, bm25(knowledge_fts, 0, 0, 2.0, 1.5, 1.0) as rank
-      from knowledge_fts where knowledge_fts match ${match}
-      order by rank limit ${limit}`.execute(db);
-    return rows.map((r) => ({ id: r.passage_id, score: -r.rank }));
+    // bm25() gives a term found in at least half of the index's rows an IDF of ~0 (FTS5 clamps it
+    // to 1e-6), yet matching it makes FTS5 read and score every such row, which in a large
+    // knowledge base is most of them. Searching without those terms ranks the same rows in the
+    // same order; rows that hold nothing but such terms rank below all of those, so they are only
+    // fetched when too few others were found.
+    const telling = await tellingTerms(db, terms);
+    const hits = await rankedMatches(db, botId, telling, limit);
+    if (hits.length >= limit || telling.length === terms.length) return hits;
+    const seen = new Set(hits.map((h) => h.id));
+    const rest = (await rankedMatches(db, botId, terms, limit)).filter((h) => !seen.has(h.id));
+    return [...hits, ...rest].slice(0, limit);
   },
   async compact(db) {
     // Every write transaction adds a segment to the FTS5 index and a query reads each segment of
@@ -92,6 +106,59 @@ const sqliteFullText: FullText = {
   },
 };
 
+async function rankedMatches(db: Kysely<any>, botId: string, terms: string[], limit: number): Promise<PassageHit[]> {
+  if (terms.length === 0) return [];
+  const match = `bot_key : ${botKey(botId)} AND (${terms.map((t) => `"${t}"`).join(' OR ')})`;
+  // bm25() is lower-is-better; the weights favour title and heading matches over body ones.
+  const { rows } = await sql<{ passage_id: string; rank: number }>`
+    select passage_id, bm25(knowledge_fts, 0, 0, 2.0, 1.5, 1.0) as rank
+    from knowledge_fts where knowledge_fts match ${match}
+    order by rank limit ${limit}`.execute(db);
+  return rows.map((r) => ({ id: r.passage_id, score: -r.rank }));
+}
+
+/** Row counts per indexed term, and of the whole index, as last read from one database. */
+interface TermCounts {
+  rows: number;
+  terms: Map<string, number>;
+  readAt: number;
+}
+
+// Counts move slowly and a stale one only decides whether a near-zero term is searched, so they
+// are read once a while rather than on every search.
+const TERM_COUNTS_TTL_MS = 30_000;
+const termCounts = new WeakMap<Kysely<any>, TermCounts>();
+
+/** The terms found in fewer than half of the index's rows (bm25's IDF is above zero only for those). */
+async function tellingTerms(db: Kysely<any>, terms: string[]): Promise<string[]> {
+  const now = Date.now();
+  let counts = termCounts.get(db);
+  if (!counts || now - counts.readAt > TERM_COUNTS_TTL_MS) {
+    const { rows } = await sql<{ n: number }>`select count(*) as n from knowledge_fts_docsize`.execute(db);
+    counts = { rows: Number(rows[0]!.n), terms: new Map(), readAt: now };
+    termCounts.set(db, counts);
+  }
+  const forms = terms.map(indexedForm);
+  const unknown = [...new Set(forms.filter((f) => !counts.terms.has(f)))];
+  if (unknown.length > 0) {
+    const { rows } = await sql<{ term: string; doc: number }>`
+      select term, doc from knowledge_fts_terms where term in (${sql.join(unknown)})`.execute(db);
+    for (const form of unknown) counts.terms.set(form, 0);
+    for (const row of rows) counts.terms.set(row.term, Number(row.doc));
+  }
+  return terms.filter((_, i) => counts.terms.get(forms[i]!)! * 2 < counts.rows);
+}
+
+/**
+ * How the porter tokenizer stores a word: without diacritics, and stemmed (Porter's algorithm,
+ * as the `stemmer` package implements it) when it is made of ASCII letters. A word this gets wrong
+ * is simply not found among the term counts and stays in the search.
+ */
+function indexedForm(term: string): string {
+  const plain = term.normalize('NFD').replace(/\p{M}/gu, '');
+  return /^[a-z]+$/.test(plain) ? stemmer(plain) : plain;
+}
+
 /** The bot id as one token (FTS5 splits on '-'), so a column filter selects the bot's rows only. */
 function botKey(botId: string): string {
   return `b${botId.replace(/-/g, '')}`;
@@ -109,6 +176,9 @@ const postgresFullText: FullText = {
   async dropIndex(db) {
     await sql`drop index if exists knowledge_passages_tsv`.execute(db);
   },
+  // ts_rank_cd weighs no term by its rarity, so there is nothing to prune and nothing to count.
+  async createTermCounts() {},
+  async dropTermCounts() {},
   // The generated column indexes rows as they are written.
   async index() {},
   async unindexSource() {},

@@ -4,12 +4,14 @@ import * as m0001 from './0001-foundation.ts';
 import * as m0002 from './0002-knowledge.ts';
 import * as m0003 from './0003-provider-keys.ts';
 import * as m0004 from './0004-conversations.ts';
+import * as m0005 from './0005-knowledge-term-counts.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
   '0002-knowledge': m0002,
   '0003-provider-keys': m0003,
   '0004-conversations': m0004,
+  '0005-knowledge-term-counts': m0005,
 };
 
 export const migrationProvider: MigrationProvider = {

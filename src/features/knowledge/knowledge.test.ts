@@ -240,3 +240,42 @@ describe('knowledge: text sources', () => {
     assert.deepEqual(fromA.map((p) => p.sourceTitle), ['A']);
   });
 });
+
+describe('knowledge: search skips terms that half the index holds', () => {
+  let t: TestApp;
+  before(async () => {
+    // A database of its own: which terms are common depends on every row of the index.
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  it('ranks as bm25 over every term does, and still finds rows that hold only the common term', async () => {
+    const { key, bot } = await botWithKey(t, { scopes: ['read', 'write'] });
+    const texts = [
+      'Every wheel is trued by hand before the bicycle leaves the wheel workshop.',
+      'A tandem needs a stronger rear wheel.',
+      'Tandem frames are long, and tandem riders share one chain.',
+      'Order a spare wheel with your bicycle and we fit it for free.',
+      'Our wheel warranty lasts two years on every wheel we build, wheel after wheel.',
+      'Wheel bearings are greased once a year.',
+      'Bicycle bells ring in three tones.',
+    ];
+    for (const [i, content] of texts.entries()) {
+      const res = await t.request('POST', '/api/v1/knowledge', { token: key.key, body: { type: 'text', name: `Note ${i}`, content } });
+      assert.equal(res.status, 200);
+    }
+    const found = await retrieverOf(t).search(bot.id, 'tandem wheel', 8);
+    // Every row holding either word, the common one ("wheel", in 5 of 7 rows) included.
+    assert.deepEqual(new Set(found.map((p) => p.text)), new Set(texts.filter((x) => /tandem|wheel/i.test(x))));
+
+    const { db, dialect } = t.runtime.database;
+    if (dialect.name === 'sqlite') {
+      const { sql } = await import('kysely');
+      const match = `bot_key : b${bot.id.replace(/-/g, '')} AND ("tandem" OR "wheel")`;
+      const { rows } = await sql<{ body: string }>`
+        select p.body from knowledge_fts f join knowledge_passages p on p.id = f.passage_id
+        where knowledge_fts match ${match} order by bm25(knowledge_fts, 0, 0, 2.0, 1.5, 1.0) limit 8`.execute(db);
+      assert.deepEqual(found.map((p) => p.text), rows.map((r) => r.body));
+    }
+  });
+});
