@@ -44,17 +44,11 @@ const KIND_MISSING_PENALTY = 0.15;
 // A term found only in the unit's heading or source title counts for this share of a match.
 const CONTEXT_SHARE = 0.7;
 
+/** One unit of a retrieved passage, as scoring sees it. */
 interface Candidate {
-  text: string;
-  listItem: boolean;
+  unit: AnalysedUnit;
   passage: RetrievedPassage;
   rank: number;
-  index: number;
-  order: string[];
-  terms: Set<string>;
-  context: Set<string>;
-  /** Adjacent term pairs of `order` (see pairsOf). */
-  pairs: Set<string>;
 }
 
 /** A passage's units with their terms: the part of a candidate that depends only on the text. */
@@ -90,11 +84,11 @@ function analysePassage(passage: RetrievedPassage): AnalysedUnit[] {
   return units;
 }
 
-/** Every unit of the passages, with its terms (shared, read-only sets). */
+/** Every unit of the passages (their analyses are shared and read-only). */
 export function candidatesOf(passages: RetrievedPassage[]): Candidate[] {
   const out: Candidate[] = [];
   passages.forEach((passage, rank) => {
-    for (const unit of analysePassage(passage)) out.push({ ...unit, passage, rank });
+    for (const unit of analysePassage(passage)) out.push({ unit, passage, rank });
   });
   return out;
 }
@@ -103,42 +97,50 @@ export function candidatesOf(passages: RetrievedPassage[]): Candidate[] {
 export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): ScoredUnit[] {
   const candidates = candidatesOf(passages);
   const idf = rarity(query, candidates);
+  const kind = expectedKind(query.question);
+  // The query's terms as parallel arrays: the loop below runs for every term of every candidate.
+  const terms = [...query.weights.keys()];
+  const base = terms.map((term) => query.weights.get(term)! * idf.get(term)!);
+  const focus = terms.map((term) => query.focus.has(term));
+  const topic = terms.map((term) => query.weights.get(term)! >= TOPIC_WEIGHT);
+  const asked = terms.map((term) => kind !== null && kind.asks.has(term));
   let total = 0;
   let focusTotal = 0;
-  for (const [term, weight] of query.weights) {
-    total += weight * idf.get(term)!;
-    if (query.focus.has(term)) focusTotal += weight * idf.get(term)!;
+  for (let i = 0; i < terms.length; i++) {
+    total += base[i]!;
+    if (focus[i]) focusTotal += base[i]!;
   }
   if (total === 0) return [];
-  const kind = expectedKind(query.question);
   const pairs = pairsOf(query.sequence);
-  const scored = candidates.map((c): ScoredUnit => {
+  const scored = candidates.map(({ unit, passage, rank }): ScoredUnit => {
     // A sentence holding the kind of value asked for ("$19", "3 days") answers the words asking for it.
-    const answersKind = kind !== null && kind.pattern.test(c.text);
+    const answersKind = kind !== null && kind.pattern.test(unit.text);
     let matched = 0;
     let focusMatched = 0;
     let inContext = 0;
     let topicMatches = 0;
-    for (const [term, weight] of query.weights) {
-      const base = weight * idf.get(term)!;
-      const share = c.terms.has(term) || (answersKind && kind.asks.has(term)) ? 1 : c.context.has(term) ? CONTEXT_SHARE : 0;
-      if (share > 0 && weight >= TOPIC_WEIGHT) topicMatches++;
-      matched += base * share;
-      if (query.focus.has(term)) focusMatched += base * share;
-      if (c.context.has(term)) inContext += base;
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
+      const inHeadings = unit.context.has(term);
+      const share = unit.terms.has(term) || (answersKind && asked[i]) ? 1 : inHeadings ? CONTEXT_SHARE : 0;
+      if (share === 0) continue;
+      if (topic[i]) topicMatches++;
+      matched += base[i]! * share;
+      if (focus[i]) focusMatched += base[i]! * share;
+      if (inHeadings) inContext += base[i]!;
     }
     const overall = Math.min(1, matched / total);
     // A follow-up may be answered by its own words alone, without the turn it follows.
     const coverage = focusTotal > 0 ? Math.max(overall, Math.min(1, focusMatched / focusTotal)) : overall;
     const score =
       overall +
-      0.1 * proximity(c.order, query.weights) +
-      0.08 / (1 + c.rank) +
+      0.1 * proximity(unit.order, query.weights) +
+      0.08 / (1 + rank) +
       0.15 * (inContext / total) +
-      (pairs.size ? (0.12 * shared(pairs, c.pairs)) / pairs.size : 0) +
+      (pairs.size ? (0.12 * shared(pairs, unit.pairs)) / pairs.size : 0) +
       (kind === null ? 0 : answersKind ? 0.12 : -KIND_MISSING_PENALTY) -
-      lengthPenalty(c.order.length);
-    return { text: c.text, listItem: c.listItem, passage: c.passage, rank: c.rank, index: c.index, terms: c.terms, coverage, topicMatches, score };
+      lengthPenalty(unit.order.length);
+    return { text: unit.text, listItem: unit.listItem, passage, rank, index: unit.index, terms: unit.terms, coverage, topicMatches, score };
   });
   return scored.sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
 }
@@ -149,7 +151,7 @@ function rarity(query: QueryModel, candidates: Candidate[]): Map<string, number>
   const idf = new Map<string, number>();
   for (const term of query.weights.keys()) {
     let df = 0;
-    for (const c of candidates) if (c.terms.has(term) || c.context.has(term)) df++;
+    for (const { unit } of candidates) if (unit.terms.has(term) || unit.context.has(term)) df++;
     idf.set(term, Math.log((n + 1) / (df + 0.5)) + 0.2);
   }
   return idf;
