@@ -6,6 +6,7 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Runtime } from './runtime.ts';
+import type { Principal } from './platform/auth/principal.ts';
 import { installHttpRules, requestIdFor } from './platform/http-rules.ts';
 import { validatorCompiler } from './platform/validation.ts';
 import { installAuth } from './platform/auth/auth.ts';
@@ -77,7 +78,9 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     forceCloseConnections: 'idle',
   });
   app.setValidatorCompiler(validatorCompiler);
-  await app.register(cookie);
+  // No per-request hooks: the auth layer reads the session cookie when it needs it and the auth
+  // routes write Set-Cookie themselves.
+  await app.register(cookie, { hook: false });
 
   // Cross-cutting rules, in the order they apply to a request.
   installHttpRules(app);
@@ -142,14 +145,14 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       return request.routeOptions.config.widgetRateLimit ? limiter.checkWidget(request.ip, principal.botId) : undefined;
     }
     const pending = principal.kind === 'api_key' || principal.kind === 'oauth' ? limiter.checkCredential(principal.credentialId) : undefined;
-    const count = () => {
-      if (principal.kind !== 'api_key') return;
-      keys.markUsed(principal.keyId);
-      usage.recordApiCall(principal.keyId, principal.botId);
-    };
-    if (pending) return pending.then(count);
-    count();
+    if (pending) return pending.then(() => countCall(principal));
+    countCall(principal);
   });
+  function countCall(principal: Principal): void {
+    if (principal.kind !== 'api_key') return;
+    keys.markUsed(principal.keyId);
+    usage.recordApiCall(principal.keyId, principal.botId);
+  }
 
   await app.register(healthRoutes({ checkReady: runtime.checkReady }));
   await app.register(authRoutes({ auth: accounts, secureCookies: config.publicUrl.startsWith('https:') }));

@@ -46,7 +46,8 @@ describe('rules for every response', () => {
       const replaced = await t.request('GET', '/healthz', { headers: { 'x-request-id': bad } });
       const id = replaced.headers.get('x-request-id') ?? '';
       assert.notEqual(id, bad);
-      assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      // A fresh UUID, time-ordered (version 7) so that the audit log's index on it grows at one end.
+      assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     }
   });
 

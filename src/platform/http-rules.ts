@@ -2,12 +2,12 @@
  * Rules every response obeys: security headers, request ids, `{detail}` error bodies, 404 and 405,
  * and control characters stripped from text fields.
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { DomainError } from './errors.ts';
 import { describeValidationError } from './validation.ts';
+import { timeOrderedUuid } from './ids.ts';
 
 export const SECURITY_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
@@ -21,7 +21,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 /** Fastify `genReqId`: echo a well-formed incoming X-Request-ID, otherwise a fresh UUID. */
 export function requestIdFor(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
-  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : timeOrderedUuid();
 }
 
 // Everything below U+0020 except tab and newline, plus DEL and the C1 controls.

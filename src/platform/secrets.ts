@@ -2,7 +2,7 @@
  * Credentials: generation with a recognisable prefix, and hashing for storage. Presented credentials
  * are looked up by their SHA-256 hash, so no comparison ever touches a stored secret.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 export const CREDENTIAL_PREFIX = {
   apiKey: 'parley_sk_',
@@ -20,7 +20,7 @@ export function generateCredential(prefix: string): string {
   return prefix + randomBytes(32).toString('base64url');
 }
 
-/** SHA-256 hex digest: how credentials are stored and looked up. */
+/** SHA-256 hex digest: how credentials are stored and looked up (one-shot: every request hashes one). */
 export function hashCredential(credential: string): string {
-  return createHash('sha256').update(credential).digest('hex');
+  return hash('sha256', credential, 'hex');
 }

@@ -13,13 +13,14 @@ export function authRoutes(deps: { auth: AuthService; secureCookies: boolean }) 
     const { auth } = deps;
 
     function sendSession(reply: FastifyReply, status: number, result: AuthResult) {
-      reply.setCookie(SESSION_COOKIE, result.token, {
+      const cookie = fastify.serializeCookie(SESSION_COOKIE, result.token, {
         path: '/',
         httpOnly: true,
         sameSite: 'lax',
         secure: deps.secureCookies,
         expires: new Date(result.expiresAt),
       });
+      reply.header('set-cookie', cookie);
       return reply.code(status).send({ token: result.token, user: result.user, account: result.account });
     }
 
@@ -43,7 +44,7 @@ export function authRoutes(deps: { auth: AuthService; secureCookies: boolean }) 
       schema: { operationId: 'logout', tags: ['auth'], response: { 204: Type.Null(), ...errorResponses } },
       handler: async (request, reply) => {
         await auth.logout(principalOf(request, 'dashboard').sessionId);
-        reply.clearCookie(SESSION_COOKIE, { path: '/' });
+        reply.header('set-cookie', fastify.serializeCookie(SESSION_COOKIE, '', { path: '/', expires: new Date(0), maxAge: 0 }));
         return reply.code(204).send(null);
       },
     });

@@ -78,10 +78,11 @@ describe('accounts and dashboard sessions', () => {
     assert.equal(later.status, 200);
   });
 
-  it('logs out: the token stops working', async () => {
+  it('logs out: the token stops working and the cookie is cleared', async () => {
     const owner = await signUp(t);
     const out = await t.request('POST', '/api/auth/logout', { token: owner.token });
     assert.equal(out.status, 204);
+    assert.match(out.headers.get('set-cookie') ?? '', /^parley_session=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970/);
     const me = await t.request('GET', '/api/auth/me', { token: owner.token });
     assert.equal(me.status, 401);
   });

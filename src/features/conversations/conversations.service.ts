@@ -3,9 +3,9 @@
  * by a first message, ended after PARLEY_SESSION_IDLE_MINUTES idle, cleared by DELETE), the monthly
  * message quota, human takeover, and the events each transition records in the outbox.
  */
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import { isoAt, type Clock } from '../../platform/clock.ts';
+import { timeOrderedUuid } from '../../platform/ids.ts';
 import { NotFoundError, RateLimitedError } from '../../platform/errors.ts';
 import type { AnswerSource, ChatTurn } from '../answers/answers.types.ts';
 import { recordEvents, type OutboxEvent } from '../events/events.repository.ts';
@@ -103,7 +103,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
     let session = await repo.findSession(trx, bot.id, sessionKey);
     if (!session) {
       session = {
-        id: randomUUID(),
+        id: timeOrderedUuid(),
         bot_id: bot.id,
         account_id: bot.account_id,
         session_key: sessionKey,
@@ -157,8 +157,8 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
     async addUserMessage(input: UserTurnInput): Promise<UserTurn> {
       const now = clock.now();
       const at = isoAt(now);
-      const sessionKey = input.sessionKey ?? randomUUID();
-      const messageId = randomUUID();
+      const sessionKey = input.sessionKey ?? timeOrderedUuid();
+      const messageId = timeOrderedUuid();
       const { month, secondsLeft } = monthOf(now);
       return db.transaction().execute(async (trx) => {
         if (!(await repo.takeMonthlyMessage(trx, input.bot.account_id, month, input.bot.monthly_message_quota))) {
@@ -195,7 +195,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
       answer: { content: string; author: 'bot' | 'operator'; latencyMs: number; engine?: string; sources?: AnswerSource[] },
     ): Promise<StoredMessage> {
       const at = isoAt(clock.now());
-      const message: StoredMessage = { id: randomUUID(), role: 'assistant', author: answer.author, content: answer.content, feedback_rating: null, created_at: at };
+      const message: StoredMessage = { id: timeOrderedUuid(), role: 'assistant', author: answer.author, content: answer.content, feedback_rating: null, created_at: at };
       await db.transaction().execute(async (trx) => {
         await repo.insertMessage(trx, {
           ...message,

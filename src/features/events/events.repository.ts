@@ -2,9 +2,9 @@
  * The events outbox: every event the webhooks deliver (interface.md section 6) is written here in
  * the same transaction as the change it tells about, so none is lost between the two.
  */
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
 import type { OutboxEventsTable } from '../../db/schema.ts';
+import { timeOrderedUuid } from '../../platform/ids.ts';
 
 export type EventName = OutboxEventsTable['event'];
 
@@ -26,7 +26,7 @@ export async function recordEvents(trx: Db, events: readonly OutboxEvent[]): Pro
     .insertInto('outbox_events')
     .values(
       events.map((e) => ({
-        id: randomUUID(),
+        id: timeOrderedUuid(),
         bot_id: e.botId,
         account_id: e.accountId,
         session_id: e.sessionId,

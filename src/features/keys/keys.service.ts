@@ -40,6 +40,25 @@ export function createKeyService({ db, clock, bus, flushMs, log }: KeyServiceDep
   const allowlists = new WeakMap<Principal, (ip: string) => boolean>();
   const loadedAt = new WeakMap<Principal, number>();
 
+  /** Reads an active key by its hash into the cache. */
+  async function loadKey(hash: string): Promise<ApiKeyPrincipal | null> {
+    const key = await repo.findActiveKeyByHash(db, hash);
+    if (!key) return null;
+    const principal: ApiKeyPrincipal = {
+      kind: 'api_key',
+      credentialId: key.id,
+      keyId: key.id,
+      botId: key.bot_id,
+      accountId: key.account_id,
+      scopes: key.scopes,
+    };
+    allowlists.set(principal, compileAllowlist(key.allowed_ips));
+    loadedAt.set(principal, clock.now());
+    if (byHash.size >= CACHE_LIMIT) byHash.clear();
+    byHash.set(hash, principal);
+    return principal;
+  }
+
   function evict(predicate: (key: ApiKeyPrincipal) => boolean): void {
     for (const [hash, key] of byHash) if (predicate(key)) byHash.delete(hash);
   }
@@ -151,32 +170,15 @@ export function createKeyService({ db, clock, bus, flushMs, log }: KeyServiceDep
     resolver: {
       matches: (credential: string) => credential.startsWith(CREDENTIAL_PREFIX.apiKey),
       invalidDetail: 'Invalid or revoked API key',
-      async resolve(credential: string): Promise<Principal | null> {
+      resolve(credential: string): Principal | null | Promise<Principal | null> {
         const hash = hashCredential(credential);
-        let cached = byHash.get(hash);
+        const cached = byHash.get(hash);
         // Changes arrive over the bus at once; re-reading now and then bounds the harm of a lost message.
-        if (cached && clock.now() - (loadedAt.get(cached) ?? 0) > CACHE_TTL_MS) {
-          byHash.delete(hash);
-          cached = undefined;
-        }
-        if (!cached) {
-          const key = await repo.findActiveKeyByHash(db, hash);
-          if (!key) return null;
-          cached = {
-            kind: 'api_key',
-            credentialId: key.id,
-            keyId: key.id,
-            botId: key.bot_id,
-            accountId: key.account_id,
-            scopes: key.scopes,
-          };
-          allowlists.set(cached, compileAllowlist(key.allowed_ips));
-          loadedAt.set(cached, clock.now());
-          if (byHash.size >= CACHE_LIMIT) byHash.clear();
-          byHash.set(hash, cached);
-        }
-        return cached;
+        if (cached && clock.now() - (loadedAt.get(cached) ?? 0) <= CACHE_TTL_MS) return cached;
+        byHash.delete(hash);
+        return loadKey(hash);
       },
+
       authorize(principal: Principal, request: FastifyRequest): void {
         if (principal.kind !== 'api_key') return;
         const allows = allowlists.get(principal);

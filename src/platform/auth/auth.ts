@@ -34,7 +34,8 @@ declare module 'fastify' {
 export interface CredentialResolver {
   /** Cheap test of the credential's shape (usually its prefix). */
   matches(credential: string): boolean;
-  resolve(credential: string, request: FastifyRequest): Promise<Principal | null>;
+  /** The caller, or null for an unknown credential; synchronous when the answer is cached. */
+  resolve(credential: string, request: FastifyRequest): Principal | null | Promise<Principal | null>;
   /** What a caller is told when the credential does not resolve. */
   invalidDetail: string;
   /** Checks beyond scope, e.g. the key's IP allowlist; throws a domain error to refuse. */
@@ -99,7 +100,7 @@ export function installAuth(app: FastifyInstance, options: { publicUrl: string }
     }
     if (!credential && requirement.credentialField) credential = presented ?? fieldOf(request, requirement.credentialField);
     if (!credential && requirement.accepts.includes('dashboard')) {
-      credential = request.cookies?.[SESSION_COOKIE];
+      credential = sessionCookieOf(request);
       if (credential) request.viaCookie = true;
     }
     if (!credential) {
@@ -108,7 +109,8 @@ export function installAuth(app: FastifyInstance, options: { publicUrl: string }
 
     const resolver = resolvers.find((r) => r.matches(credential));
     if (!resolver) throw new UnauthorizedError(`Invalid credential: this endpoint needs ${describeKinds(requirement.accepts)}`);
-    const principal = await resolver.resolve(credential, request);
+    const resolved = resolver.resolve(credential, request);
+    const principal = resolved instanceof Promise ? await resolved : resolved;
     if (!principal) throw new UnauthorizedError(resolver.invalidDetail);
     if (!requirement.accepts.includes(principal.kind)) {
       throw new UnauthorizedError(`This endpoint needs ${describeKinds(requirement.accepts)}, not ${KIND_NAMES[principal.kind]}`);
@@ -154,6 +156,12 @@ function fieldOf(request: FastifyRequest, name: string): string | undefined {
 
 function isSafeMethod(method: string): boolean {
   return method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
+}
+
+/** The dashboard session cookie, parsed only for the requests that may use it. */
+function sessionCookieOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  return header ? request.server.parseCookie(header)[SESSION_COOKIE] : undefined;
 }
 
 /**
