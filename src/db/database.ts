@@ -48,9 +48,26 @@ pg.types.setTypeParser(20, (value) => Number(value));
 
 /** Opens the database and brings its schema up to date. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  const handle = options.databaseUrl ? await openPostgres(options) : openSqlite(options.dataDir);
-  await migrate(handle.db, options.databaseUrl ? options.databaseSchema : undefined);
-  return handle;
+  if (!options.databaseUrl) {
+    const handle = openSqlite(options.dataDir);
+    await migrate(handle.db, undefined);
+    return handle;
+  }
+  const { databaseUrl, databaseSchema: schema } = options;
+  // Kysely's migrator reads the catalog of every schema in the database, which fails when another
+  // process drops one meanwhile (test schemas come and go): creating, migrating and dropping
+  // schemas take turns.
+  return withSchemaChangeLock(databaseUrl, async (admin) => {
+    if (schema) await admin.query(`create schema if not exists "${schema}"`);
+    const handle = openPostgres(databaseUrl, schema);
+    try {
+      await migrate(handle.db, schema);
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+    return handle;
+  });
 }
 
 function openSqlite(dataDir: string): DatabaseHandle {
@@ -168,19 +185,9 @@ function startSqliteAppender(file: string) {
   };
 }
 
-async function openPostgres(options: DatabaseOptions): Promise<DatabaseHandle> {
-  const schema = options.databaseSchema;
-  if (schema) {
-    const admin = new pg.Client({ connectionString: options.databaseUrl });
-    await admin.connect();
-    try {
-      await admin.query(`create schema if not exists "${schema}"`);
-    } finally {
-      await admin.end();
-    }
-  }
+function openPostgres(databaseUrl: string, schema: string | undefined): DatabaseHandle {
   const pool = new pg.Pool({
-    connectionString: options.databaseUrl,
+    connectionString: databaseUrl,
     max: 10,
     ...(schema ? { options: `-c search_path="${schema}"` } : {}),
   });
@@ -206,11 +213,21 @@ async function migrate(db: Db, schema: string | undefined): Promise<void> {
 
 /** Drops a PostgreSQL schema and everything in it (test clean-up). */
 export async function dropPostgresSchema(databaseUrl: string, schema: string): Promise<void> {
+  await withSchemaChangeLock(databaseUrl, (admin) => admin.query(`drop schema if exists "${schema}" cascade`));
+}
+
+// Any fixed number: PostgreSQL advisory locks are named by integers.
+const SCHEMA_CHANGE_LOCK = 7_263_015;
+
+/** Runs `work` holding a database-wide advisory lock, on a connection of its own. */
+async function withSchemaChangeLock<T>(databaseUrl: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
   try {
-    await admin.query(`drop schema if exists "${schema}" cascade`);
+    await admin.query('select pg_advisory_lock($1)', [SCHEMA_CHANGE_LOCK]);
+    return await work(admin);
   } finally {
+    // Ending the session releases the lock.
     await admin.end();
   }
 }
