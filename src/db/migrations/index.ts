@@ -5,6 +5,7 @@ import * as m0002 from './0002-knowledge.ts';
 import * as m0003 from './0003-provider-keys.ts';
 import * as m0004 from './0004-conversations.ts';
 import * as m0005 from './0005-knowledge-term-counts.ts';
+import * as m0006 from './0006-knowledge-bot-ranges.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003-provider-keys': m0003,
   '0004-conversations': m0004,
   '0005-knowledge-term-counts': m0005,
+  '0006-knowledge-bot-ranges': m0006,
 };
 
 export const migrationProvider: MigrationProvider = {
