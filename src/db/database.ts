@@ -169,9 +169,13 @@ function startSqliteAppender(file: string) {
       const id = nextId++;
       // Keep the process alive while a write is on its way (e.g. the last flush at shutdown).
       worker.ref();
+      // Sent as one flat array of values: copying it to the thread costs half what the objects would.
+      const columns = Object.keys(rows[0]!);
+      const values: unknown[] = [];
+      for (const row of rows) for (const column of columns) values.push(row[column]);
       const written = new Promise<void>((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        worker.postMessage({ id, table, rows });
+        worker.postMessage({ id, table, columns, values });
       });
       inFlight.add(written);
       void written.catch(() => {}).finally(() => inFlight.delete(written));
