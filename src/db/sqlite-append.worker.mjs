@@ -6,6 +6,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 
 const CHECKPOINT_EVERY_MS = 1000;
+// With no appends arriving, the WAL is still checkpointed this often.
+const IDLE_CHECKPOINT_MS = 3000;
 
 const file = new SQLite(workerData.path);
 file.pragma('journal_mode = WAL');
@@ -38,9 +40,26 @@ const append = file.transaction((table, columns, values) => {
   for (; row < rowCount; row++) insertFor(table, columns, 1).run(values.slice(row * perRow, (row + 1) * perRow));
 });
 
+// The first write after a complete checkpoint starts the WAL over and fsyncs its header, and on
+// a busy disk that fsync takes tens of milliseconds. Checkpointing just before this thread's own
+// append makes that append the first write, so the wait falls here and not on the event loop.
+// Without appends (an idle or widget-only service) a timer checkpoints instead.
+let lastCheckpoint = 0;
+function checkpoint() {
+  lastCheckpoint = Date.now();
+  try {
+    file.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // A busy database is checkpointed next time.
+  }
+}
+
 parentPort.on('message', ({ id, table, columns, values }) => {
   try {
-    if (values.length > 0) append.immediate(table, columns, values);
+    if (values.length > 0) {
+      if (Date.now() - lastCheckpoint >= CHECKPOINT_EVERY_MS) checkpoint();
+      append.immediate(table, columns, values);
+    }
     parentPort.postMessage({ id });
   } catch (err) {
     parentPort.postMessage({ id, error: String(err) });
@@ -49,9 +68,5 @@ parentPort.on('message', ({ id, table, columns, values }) => {
 
 // The main connection does not checkpoint (see database.ts): this thread takes that work.
 setInterval(() => {
-  try {
-    file.pragma('wal_checkpoint(PASSIVE)');
-  } catch {
-    // A busy database is checkpointed next time.
-  }
+  if (Date.now() - lastCheckpoint >= IDLE_CHECKPOINT_MS) checkpoint();
 }, CHECKPOINT_EVERY_MS);
