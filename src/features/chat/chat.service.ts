@@ -72,7 +72,8 @@ export function createChatService({ conversations, engine, usage, attachmentsFor
     let sources: AnswerSource[];
     let engineName: string;
     try {
-      const attachments = attachmentsFor ? await attachmentsFor(turn.sessionId) : [];
+      // Uploads go to an existing session, so a session this message started has none.
+      const attachments = attachmentsFor && !turn.newSession ? await attachmentsFor(turn.sessionId) : [];
       const stream = await engine.answer({
         bot,
         question: request.text,

@@ -52,6 +52,16 @@ describe('POST /api/v1/chat', () => {
     assert.equal(assistant.feedback_rating, null);
     assert.notEqual(user.id, assistant.id);
     assert.ok(assistant.created_at >= user.created_at);
+
+    // The session this message started counts both messages, and the next turn carries on in it.
+    const { db } = t.runtime.database;
+    const messageCount = async () =>
+      (await db.selectFrom('chat_sessions').select('message_count').where('session_key', '=', res.body.session_id).executeTakeFirstOrThrow()).message_count;
+    assert.equal(await messageCount(), 2);
+    const next = await t.request('POST', '/api/v1/chat', { token, body: { text: 'What is the return code?', session_id: res.body.session_id } });
+    assert.equal(next.status, 200);
+    assert.equal(await messageCount(), 4);
+    assert.equal((await t.request('GET', `/api/v1/conversations/${res.body.session_id}`, { token })).body.messages.length, 4);
   });
 
   it('keeps the history of a session: a follow-up is understood, and the session shows every turn in order', async () => {

@@ -49,6 +49,8 @@ export interface UserTurn {
   history: ChatTurn[];
   /** An operator holds the session or the whole bot: no AI answer. */
   paused: boolean;
+  /** The message started the session (so nothing, an upload included, came before it). */
+  newSession: boolean;
 }
 
 export interface StoredMessage {
@@ -90,9 +92,15 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
 
   /**
    * The session a message or upload goes to, created (or reopened once ended) as needed, with the
-   * events that records. Call inside a transaction.
+   * events that records. Call inside a transaction. `unused`: the key was just generated, so no
+   * session has it; `firstMessages`: the message count a session created here starts with.
    */
-  async function openSession(trx: Db, input: Omit<UserTurnInput, 'text'> & { sessionKey: string }, at: string) {
+  async function openSession(
+    trx: Db,
+    input: Omit<UserTurnInput, 'text'> & { sessionKey: string },
+    at: string,
+    { unused = false, firstMessages = 0 } = {},
+  ) {
     const { bot, sessionKey } = input;
     const events: OutboxEvent[] = [];
     const changes = {
@@ -100,7 +108,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
       ...(input.visitorTimezone !== undefined && { visitor_timezone: input.visitorTimezone }),
       ...(input.metadata !== undefined && { metadata: JSON.stringify(input.metadata) }),
     };
-    let session = await repo.findSession(trx, bot.id, sessionKey);
+    let session = unused ? undefined : await repo.findSession(trx, bot.id, sessionKey);
     if (!session) {
       session = {
         id: timeOrderedUuid(),
@@ -112,14 +120,14 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
         metadata: input.metadata ? JSON.stringify(input.metadata) : null,
         status: 'active',
         taken_over: 0,
-        message_count: 0,
+        message_count: firstMessages,
         started_at: at,
         last_activity_at: at,
         ended_at: null,
       };
       await repo.insertSession(trx, session);
       events.push(sessionStarted(bot, sessionKey, at, session));
-      return { session, events };
+      return { session, events, created: true };
     }
     // Idle past the limit but not swept yet: it ended when it went idle, and this message starts it again.
     const idleEnd = Date.parse(session.last_activity_at) + idleMs;
@@ -133,7 +141,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
     if (reopening || Object.keys(changes).length > 0) {
       await repo.updateSession(trx, session.id, { ...changes, status: session.status, ended_at: session.ended_at, started_at: session.started_at });
     }
-    return { session, events };
+    return { session, events, created: false };
   }
 
   function monthOf(ms: number): { month: string; secondsLeft: number } {
@@ -164,10 +172,11 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
         if (!(await repo.takeMonthlyMessage(trx, input.bot.account_id, month, input.bot.monthly_message_quota))) {
           throw new QuotaExceededError(secondsLeft);
         }
-        const { session, events } = await openSession(trx, { ...input, sessionKey }, at);
-        const earlier = session.message_count > 0 ? await repo.sessionMessages(trx, session.id) : [];
+        const { session, events, created } = await openSession(trx, { ...input, sessionKey }, at, { unused: input.sessionKey === undefined, firstMessages: 1 });
+        const earlier = !created && session.message_count > 0 ? await repo.sessionMessages(trx, session.id) : [];
         await repo.insertMessage(trx, { id: messageId, session_id: session.id, bot_id: input.bot.id, role: 'user', author: 'visitor', content: input.text, feedback_rating: null, latency_ms: null, engine: null, sources: null, created_at: at });
-        await repo.touchSession(trx, session.id, at, 1);
+        // A session created for this message already counts it.
+        if (!created) await repo.touchSession(trx, session.id, at, 1);
         events.push({
           event: 'message.user',
           botId: input.bot.id,
@@ -184,6 +193,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
           createdAt: at,
           history: earlier.map((m) => ({ role: m.role, content: m.content })),
           paused: input.bot.paused || session.taken_over === 1,
+          newSession: created,
         };
       });
     },
