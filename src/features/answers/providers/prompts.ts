@@ -3,7 +3,7 @@
  * instructions, the guardrails, the language rule, the retrieved passages with their titles, and
  * the session's whole history as messages. The wording lives here as named constants.
  */
-import type { ModelMessage } from 'ai';
+import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { AnswerRequest, RetrievedPassage } from '../answers.types.ts';
 
 /** Who the assistant is. `{bot_name}` is replaced. */
@@ -101,14 +101,23 @@ export function systemPromptFor(request: AnswerRequest, passages: readonly Retri
   return parts.join('\n\n');
 }
 
+/** A prompt as the AI SDK's provider models take it: the system prompt, then the conversation. */
+export type ProviderPrompt = LanguageModelV3Prompt;
+type ConversationMessage = Exclude<ProviderPrompt[number], { role: 'system' | 'tool' }>;
+
 /** The conversation: the session's whole history, oldest first, then the new question with the session's images. */
-export function messagesFor(request: AnswerRequest): ModelMessage[] {
-  const history: ModelMessage[] = request.history
+export function messagesFor(request: AnswerRequest): ConversationMessage[] {
+  const history = request.history
     .filter((turn) => turn.content.trim())
-    .map((turn) => (turn.role === 'user' ? { role: 'user', content: turn.content } : { role: 'assistant', content: turn.content }));
-  const images = (request.attachments ?? []).filter((a) => a.image && a.mimeType.startsWith('image/'));
-  if (images.length === 0) return [...history, { role: 'user', content: request.question }];
+    .map((turn): ConversationMessage => ({ role: turn.role, content: [{ type: 'text', text: turn.content }] }));
   // The visitor's images go with the newest message, which is the one that may ask about them.
-  const parts = images.map((a) => ({ type: 'image' as const, image: a.image!, mediaType: a.mimeType }));
-  return [...history, { role: 'user', content: [{ type: 'text', text: request.question }, ...parts] }];
+  const images = (request.attachments ?? [])
+    .filter((a) => a.image && a.mimeType.startsWith('image/'))
+    .map((a) => ({ type: 'file' as const, data: a.image!, mediaType: a.mimeType }));
+  return [...history, { role: 'user', content: [{ type: 'text', text: request.question }, ...images] }];
+}
+
+/** The whole prompt for a request and its passages. */
+export function providerPromptFor(request: AnswerRequest, passages: readonly RetrievedPassage[]): ProviderPrompt {
+  return [{ role: 'system', content: systemPromptFor(request, passages) }, ...messagesFor(request)];
 }

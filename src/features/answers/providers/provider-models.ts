@@ -1,5 +1,5 @@
 /** Builds the AI SDK model for a provider, a model id and a key. */
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createMistral } from '@ai-sdk/mistral';
@@ -18,7 +18,7 @@ export interface ModelTarget {
  * The model to stream from. OpenAI and compatible servers speak Chat Completions (Ollama, vLLM and
  * llama.cpp have no Responses API, and Chat Completions does not store conversations by default).
  */
-export function languageModelFor(target: ModelTarget, fetchImpl: typeof fetch): LanguageModel {
+export function languageModelFor(target: ModelTarget, fetchImpl: typeof fetch): LanguageModelV3 {
   const { provider, modelId, apiKey, baseUrl } = target;
   switch (provider) {
     case 'openai':

@@ -93,11 +93,12 @@ describe('the prompt', () => {
         { role: 'user', content: '   ' },
       ],
     };
+    const text = (t: string) => [{ type: 'text', text: t }];
     assert.deepEqual(messagesFor(request), [
-      { role: 'assistant', content: 'Hi' },
-      { role: 'user', content: 'Do you ship to Spain?' },
-      { role: 'assistant', content: 'Yes.' },
-      { role: 'user', content: 'And to France?' },
+      { role: 'assistant', content: text('Hi') },
+      { role: 'user', content: text('Do you ship to Spain?') },
+      { role: 'assistant', content: text('Yes.') },
+      { role: 'user', content: text('And to France?') },
     ]);
   });
 });
