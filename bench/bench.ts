@@ -85,12 +85,19 @@ function chatKnowledge(f: Fixtures): Promise<string[]> {
   loadedDocs ??= (async () => {
     const writer = await f.api<{ key: string }>('POST', '/api/keys', { token: f.token, body: { bot_id: f.botId, name: 'bench loader', scopes: ['read', 'write'] } });
     console.log(`loading 1,000 knowledge sources of ${CHAT_SOURCE_CHARS.toLocaleString('en')} characters …`);
-    return loadChatKnowledge(f.parleyUrl, writer.key);
+    const docs = await loadChatKnowledge(f.parleyUrl, writer.key);
+    // The service compacts the full-text index 2 s after the last knowledge write, in small steps
+    // between requests; the chat figures are for the settled index, so that work is let finish first.
+    await new Promise((resolve) => setTimeout(resolve, INDEX_SETTLE_MS));
+    return docs;
   })();
   return loadedDocs;
 }
 
 const BARE_NAME = 'bare Fastify GET /bare';
+
+/** How long the chat scenarios wait after loading knowledge (see chatKnowledge). */
+const INDEX_SETTLE_MS = 5_000;
 
 // ---------------------------------------------------------------------------------------------
 // Settings.
