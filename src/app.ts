@@ -167,7 +167,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(conversationRoutes({ conversations, bots, onSessionCleared: media.removeSessionFiles }));
   await app.register(widgetRoutes({ chat, bots, conversations, live, heartbeatMs: config.sseHeartbeatMs }));
   await app.register(mediaRoutes({ media, bots, auth, incomingDir: mediaStorage.incomingDir, maxUploadBytes: config.maxUploadBytes }));
-  const inbox = createInboxService({ db, clock, conversations, live, bots, idleMinutes: config.sessionIdleMinutes, onSessionCleared: media.removeSessionFiles, log: app.log });
+  const inbox = createInboxService({ db, clock, conversations, live, bots, onSessionCleared: media.removeSessionFiles, log: app.log });
   await app.register(inboxRoutes({ inbox, bots, heartbeatMs: config.sseHeartbeatMs }));
 
   const crawler = options.backgroundJobs ? startCrawlScheduler({ knowledge, intervalMs: CRAWL_CHECK_MS, log: app.log }) : undefined;

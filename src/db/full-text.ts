@@ -121,11 +121,13 @@ const sqliteFullText: FullText = {
     // knowledge base is most of them. Searching without those terms ranks the same rows in the
     // same order; rows that hold nothing but such terms rank below all of those, so they are only
     // fetched when too few others were found.
+    const range = await botRange(db, botId);
+    if (!range) return [];
     const telling = await tellingTerms(db, terms);
-    const hits = await rankedMatches(db, botId, telling, limit);
+    const hits = await rankedMatches(db, range, telling, limit);
     if (hits.length >= limit || telling.length === terms.length) return hits;
     const seen = new Set(hits.map((h) => h.id));
-    const rest = (await rankedMatches(db, botId, terms, limit)).filter((h) => !seen.has(h.id));
+    const rest = (await rankedMatches(db, range, terms, limit)).filter((h) => !seen.has(h.id));
     return [...hits, ...rest].slice(0, limit);
   },
   async compact(db) {
@@ -145,10 +147,9 @@ const sqliteFullText: FullText = {
   },
 };
 
-async function rankedMatches(db: Kysely<any>, botId: string, terms: string[], limit: number): Promise<PassageHit[]> {
+/** The bot's rows (its row-id range) matching any of the terms, by bm25. */
+async function rankedMatches(db: Kysely<any>, range: RowRange, terms: string[], limit: number): Promise<PassageHit[]> {
   if (terms.length === 0) return [];
-  const range = await botRange(db, botId);
-  if (!range) return [];
   const match = terms.map((t) => `"${t}"`).join(' OR ');
   // bm25() is lower-is-better; the weights favour title and heading matches over body ones.
   const { rows } = await sql<{ passage_id: string; rank: number }>`
@@ -222,7 +223,7 @@ function indexedForm(term: string): string {
   return /^[a-z]+$/.test(plain) ? stemmer(plain) : plain;
 }
 
-/** The bot id as one token (FTS5 splits on '-'), so a column filter selects the bot's rows only. */
+/** The bot id as one token (FTS5 splits on '-'): the bot_key column, kept for the rows it names, no longer searched. */
 function botKey(botId: string): string {
   return `b${botId.replace(/-/g, '')}`;
 }

@@ -74,6 +74,11 @@ export interface ConversationServiceDeps {
 export function createConversationService({ db, clock, idleMinutes }: ConversationServiceDeps) {
   const idleMs = idleMinutes * 60_000;
 
+  /** When a session, active since its last activity, ends by going idle (ms since the epoch). */
+  function idleEndOf(session: { last_activity_at: string }): number {
+    return Date.parse(session.last_activity_at) + idleMs;
+  }
+
   function sessionStarted(bot: ConversationBot, sessionKey: string, at: string, row: { visitor_id: string | null; metadata: string | null }): OutboxEvent {
     const data = { visitor_id: row.visitor_id, metadata: row.metadata ? JSON.parse(row.metadata) : null, started_at: at };
     return { event: 'session.started', botId: bot.id, accountId: bot.account_id, sessionId: sessionKey, data, occurredAt: at };
@@ -130,7 +135,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
       return { session, events, created: true };
     }
     // Idle past the limit but not swept yet: it ended when it went idle, and this message starts it again.
-    const idleEnd = Date.parse(session.last_activity_at) + idleMs;
+    const idleEnd = idleEndOf(session);
     const reopening = session.status === 'ended' || idleEnd < Date.parse(at);
     if (session.status === 'active' && reopening) events.push(sessionEnded(session, isoAt(idleEnd)));
     session = { ...session, ...changes };
@@ -148,6 +153,10 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
     const d = new Date(ms);
     const next = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
     return { month: isoAt(ms).slice(0, 7), secondsLeft: Math.max(1, Math.ceil((next - ms) / 1000)) };
+  }
+
+  async function messagesOf(sessionId: string): Promise<StoredMessage[]> {
+    return (await repo.sessionMessages(db, sessionId)).map(storedMessage);
   }
 
   async function requireSession(botId: string, sessionKey: string): Promise<repo.SessionRow> {
@@ -239,8 +248,17 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
     /** A session's messages, oldest first. */
     async messages(botId: string, sessionKey: string): Promise<StoredMessage[]> {
       const session = await requireSession(botId, sessionKey);
-      return (await repo.sessionMessages(db, session.id)).map(storedMessage);
+      return messagesOf(session.id);
     },
+
+    /** The messages of a session already looked up, oldest first. */
+    messagesOf,
+
+    /** The session state rule: ended once idle for PARLEY_SESSION_IDLE_MINUTES, even before the sweeper says so. */
+    idleEndOf,
+
+    /** Sessions whose last activity is older than this (ISO 8601) have ended by going idle. */
+    idleCutoff: (now: number): string => isoAt(now - idleMs),
 
     /** The bot's messages across sessions, newest first. */
     async recentMessages(botId: string, page: { limit: number; offset: number }) {
@@ -274,7 +292,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
         const ended = await repo.endSessionsIdleSince(trx, isoAt(now - idleMs), at);
         await recordEvents(
           trx,
-          ended.map((row) => sessionEnded(row, isoAt(Math.min(now, Date.parse(row.last_activity_at) + idleMs)))),
+          ended.map((row) => sessionEnded(row, isoAt(Math.min(now, idleEndOf(row))))),
         );
         return ended.length;
       });

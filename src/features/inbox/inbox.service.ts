@@ -19,8 +19,6 @@ export interface InboxServiceDeps {
   conversations: ConversationService;
   live: LiveSessions;
   bots: BotService;
-  /** PARLEY_SESSION_IDLE_MINUTES: a session idle this long shows as ended even before the sweeper ends it. */
-  idleMinutes: number;
   /** Removes a cleared session's stored files, as `DELETE /api/v1/conversations` does. */
   onSessionCleared?: (botId: string, sessionId: string) => Promise<void>;
   log?: Pick<FastifyBaseLogger, 'warn'>;
@@ -28,16 +26,15 @@ export interface InboxServiceDeps {
 
 export type InboxService = ReturnType<typeof createInboxService>;
 
-export function createInboxService({ db, clock, conversations, live, bots, idleMinutes, onSessionCleared, log }: InboxServiceDeps) {
-  const idleMs = idleMinutes * 60_000;
-
+export function createInboxService({ db, clock, conversations, live, bots, onSessionCleared, log }: InboxServiceDeps) {
   /** The stored messages are the record: a lost notification must not fail the operator's action. */
   async function announce(activity: SessionActivity): Promise<void> {
     await live.publish(activity).catch((err: unknown) => log?.warn({ err }, 'live inbox activity not published'));
   }
 
   function sessionView(row: repo.InboxSessionRow, last: repo.LastMessageRow | undefined, now: number): InboxSession {
-    const idleEnd = Date.parse(row.last_activity_at) + idleMs;
+    // A session idle past the limit shows as ended even before the sweeper ends it.
+    const idleEnd = conversations.idleEndOf(row);
     const ended = row.status === 'ended' || idleEnd < now;
     return {
       session_id: row.session_key,
@@ -70,7 +67,7 @@ export function createInboxService({ db, clock, conversations, live, bots, idleM
     /** One page of the bot's sessions, most recent activity first, with the number matching the filter. */
     async list(botId: string, query: { status?: 'active' | 'ended'; limit: number; offset: number }) {
       const now = clock.now();
-      const filter = { status: query.status, activeSince: isoAt(now - idleMs) };
+      const filter = { status: query.status, activeSince: conversations.idleCutoff(now) };
       const [rows, total] = await Promise.all([repo.listSessions(db, botId, filter, query), repo.countSessions(db, botId, filter)]);
       const last = await repo.lastMessages(db, botId, rows.map((r) => r.id));
       return { sessions: rows.map((row) => sessionView(row, last.get(row.id), now)), total };
@@ -79,7 +76,7 @@ export function createInboxService({ db, clock, conversations, live, bots, idleM
     /** One session of the bot with all its messages, oldest first. */
     async get(botId: string, sessionKey: string): Promise<InboxSession & { messages: StoredMessage[] }> {
       const session = await conversations.getSession(botId, sessionKey);
-      const messages = await conversations.messages(botId, sessionKey);
+      const messages = await conversations.messagesOf(session.id);
       const last = messages.at(-1);
       const view = sessionView(session, last && { session_id: session.id, ...last }, clock.now());
       return { ...view, messages };
