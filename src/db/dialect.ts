@@ -11,6 +11,8 @@ export interface DialectSeam {
   serialPrimaryKey(col: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
   /** SQL type of that column. */
   readonly serialType: 'integer' | 'bigserial';
+  /** SQL type of a column of bytes (read back as a Buffer on both). */
+  readonly binaryType: 'blob' | 'bytea';
   /** A cheap query that proves the database answers. */
   ping(db: Kysely<any>): Promise<void>;
   /**
@@ -23,6 +25,7 @@ export interface DialectSeam {
 const sqlite: DialectSeam = {
   name: 'sqlite',
   serialType: 'integer',
+  binaryType: 'blob',
   serialPrimaryKey: (col) => col.primaryKey().autoIncrement(),
   async ping(db) {
     await sql`select 1`.execute(db);
@@ -33,6 +36,7 @@ const sqlite: DialectSeam = {
 const postgres: DialectSeam = {
   name: 'postgres',
   serialType: 'bigserial',
+  binaryType: 'bytea',
   serialPrimaryKey: (col) => col.primaryKey(),
   async ping(db) {
     await sql`select 1`.execute(db);

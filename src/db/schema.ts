@@ -135,6 +135,15 @@ export interface KnowledgeSourcesTable {
   updated_at: string;
 }
 
+/** A passage's embedding by one model (float32, little-endian, unit length). */
+export interface KnowledgeVectorsTable {
+  passage_id: string;
+  /** The embedding model, e.g. 'parley-local:glove-100' or 'openai:text-embedding-3-small'. */
+  model: string;
+  bot_id: string;
+  vector: Buffer;
+}
+
 export interface KnowledgePassagesTable {
   id: string;
   source_id: string;
@@ -240,6 +249,7 @@ export interface Database {
   usage_daily: UsageDailyTable;
   knowledge_sources: KnowledgeSourcesTable;
   knowledge_passages: KnowledgePassagesTable;
+  knowledge_vectors: KnowledgeVectorsTable;
   bot_provider_keys: BotProviderKeysTable;
   chat_sessions: ChatSessionsTable;
   chat_messages: ChatMessagesTable;

@@ -6,6 +6,7 @@ import * as m0003 from './0003-provider-keys.ts';
 import * as m0004 from './0004-conversations.ts';
 import * as m0005 from './0005-knowledge-term-counts.ts';
 import * as m0006 from './0006-knowledge-bot-ranges.ts';
+import * as m0007 from './0007-knowledge-vectors.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004-conversations': m0004,
   '0005-knowledge-term-counts': m0005,
   '0006-knowledge-bot-ranges': m0006,
+  '0007-knowledge-vectors': m0007,
 };
 
 export const migrationProvider: MigrationProvider = {

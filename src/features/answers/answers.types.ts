@@ -18,9 +18,18 @@ export interface RetrievedPassage {
   score: number;
 }
 
-/** Full-text retrieval over one bot's passages (FTS5 on SQLite, tsvector on PostgreSQL). */
+/** How a search may go beyond the full-text index and the offline embeddings. */
+export interface SearchOptions {
+  /** Also rank by the configured provider's embedding model (a network call per search). */
+  providerEmbeddings?: boolean;
+}
+
+/**
+ * Hybrid retrieval over one bot's passages: full-text ranking (FTS5 on SQLite, tsvector on
+ * PostgreSQL) fused with nearest passages by embedding.
+ */
 export interface Retriever {
-  search(botId: string, query: string, limit: number): Promise<RetrievedPassage[]>;
+  search(botId: string, query: string, limit: number, options?: SearchOptions): Promise<RetrievedPassage[]>;
 }
 
 export interface ChatTurn {

@@ -90,3 +90,30 @@ export function findDueSources(db: Db, nowIso: string, limit: number) {
     .limit(limit)
     .execute();
 }
+
+/** Stores passage embeddings (call inside the transaction that wrote the passages, or after it). */
+export async function insertVectors(db: Db, rows: { passage_id: string; model: string; bot_id: string; vector: Buffer }[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) {
+    await db
+      .insertInto('knowledge_vectors')
+      .values(rows.slice(i, i + 200))
+      .onConflict((oc) => oc.columns(['passage_id', 'model']).doNothing())
+      .execute();
+  }
+}
+
+/** Every embedding of the bot's passages by one model. */
+export function botVectors(db: Db, botId: string, model: string) {
+  return db.selectFrom('knowledge_vectors').select(['passage_id', 'vector']).where('bot_id', '=', botId).where('model', '=', model).execute();
+}
+
+/** Passages that have no embedding by this model yet, oldest sources first. */
+export function passagesWithoutVectors(db: Db, model: string, limit: number) {
+  return db
+    .selectFrom('knowledge_passages as p')
+    .leftJoin('knowledge_vectors as v', (join) => join.onRef('v.passage_id', '=', 'p.id').on('v.model', '=', model))
+    .select(['p.id', 'p.bot_id', 'p.title', 'p.heading', 'p.body'])
+    .where('v.passage_id', 'is', null)
+    .limit(limit)
+    .execute();
+}

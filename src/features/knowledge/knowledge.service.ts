@@ -11,6 +11,9 @@ import { isoAt, type Clock } from '../../platform/clock.ts';
 import { ForbiddenError, NotFoundError, UnprocessableError, UpstreamError } from '../../platform/errors.ts';
 import type { Retriever, RetrievedPassage } from '../answers/answers.types.ts';
 import { chunkText } from './chunking.ts';
+import { createLocalEmbedder, embedLocally, encodeVector, LOCAL_EMBEDDING_MODEL, type Embedder } from '../answers/semantic/embeddings.ts';
+import { fuseRankings } from './hybrid-ranking.ts';
+import { createVectorIndex } from './vector-index.ts';
 import type { Bus } from '../../platform/bus.ts';
 import { BOT_CHANGED, type BotChanged } from '../bots/bots.service.ts';
 import * as repo from './knowledge.repository.ts';
@@ -22,6 +25,14 @@ const SCHEDULE_MS: Record<CrawlSchedule, number> = { hourly: 3_600_000, daily: 8
 const LEASE_MS = 120_000;
 /** Quiet time after the last knowledge write before the full-text index is compacted. */
 const COMPACT_AFTER_MS = 2_000;
+/** Announces that a bot's passages changed, so every instance drops its vectors of that bot. */
+export const KNOWLEDGE_CHANGED = 'knowledge.changed';
+// Below these cosines a passage is not near enough in meaning to be retrieved for it alone.
+const LOCAL_MIN_SIMILARITY = 0.35;
+const PROVIDER_MIN_SIMILARITY = 0.2;
+const EMBED_BATCH = 64;
+/** Longest wait for a provider to embed a question before searching without it. */
+const QUERY_EMBEDDING_TIMEOUT_MS = 3_000;
 
 /** A page fetched and reduced to text, or why not. */
 export type FetchedPage =
@@ -40,16 +51,25 @@ export interface KnowledgeServiceDeps {
   log?: FastifyBaseLogger;
   /** This instance's name in crawl leases. */
   instanceId?: string;
+  /** `parley-local`'s offline embedder (built from the shipped word vectors when not given). */
+  localEmbedder?: Embedder;
+  /** A provider's embedding model, when one is configured: passages are embedded in the background. */
+  providerEmbedder?: Embedder;
 }
 
 export type KnowledgeService = ReturnType<typeof createKnowledgeService>;
 
-export function createKnowledgeService({ db, bus, dialect, clock, fetchPage, log, instanceId = randomUUID() }: KnowledgeServiceDeps) {
+export function createKnowledgeService(deps: KnowledgeServiceDeps) {
+  const { db, bus, dialect, clock, fetchPage, log, instanceId = randomUUID(), providerEmbedder } = deps;
+  const localEmbedder = deps.localEmbedder ?? createLocalEmbedder();
   const fullText = fullTextFor(dialect.name);
+  const vectors = createVectorIndex({ load: (botId, model) => repo.botVectors(db, botId, model), now: () => clock.now() });
   bus?.subscribe(BOT_CHANGED, (message) => {
     const change = message as BotChanged;
     if (change.deleted) fullText.unindexBot(db, change.botId).catch((err: unknown) => log?.error({ err }, 'knowledge: index clean-up failed'));
+    if (change.deleted) vectors.forget(change.botId);
   });
+  bus?.subscribe(KNOWLEDGE_CHANGED, (message) => vectors.forget((message as { botId: string }).botId));
   const background = new Set<Promise<void>>();
 
   function now(): string {
@@ -68,12 +88,68 @@ export function createKnowledgeService({ db, bus, dialect, clock, fetchPage, log
     compactTimer.unref();
   }
 
-  /** Stores the source's text and its passages in one transaction. */
+  /** What an embedding of a passage reads: where it sits and what it says. */
+  const embeddingText = (p: { title: string; heading: string; body: string }) => `${p.title}\n${p.heading}\n${p.body}`;
+
+  /** Stores the source's text, its passages and their offline embeddings in one transaction. */
   async function saveContent(trx: Db, source: { id: string; bot_id: string; name: string }, text: string): Promise<void> {
     const passages = chunkText(text).map((p) => ({ id: randomUUID(), heading: p.heading, body: p.text }));
     await repo.updateSource(trx, source.id, { content: text, char_count: text.length, updated_at: now() });
     await repo.replacePassages(trx, fullText, { id: source.id, bot_id: source.bot_id, title: source.name }, passages);
+    const embedded = await localEmbedder.embed(passages.map((p) => embeddingText({ title: source.name, ...p })));
+    await repo.insertVectors(
+      trx,
+      passages.flatMap((p, i) => {
+        const vector = embedded[i];
+        return vector ? [{ passage_id: p.id, model: localEmbedder.model, bot_id: source.bot_id, vector: encodeVector(vector) }] : [];
+      }),
+    );
     compactSoon();
+  }
+
+  /** After a committed change: drop the bot's vectors here and on other instances; embed new passages with the provider. */
+  function knowledgeChanged(botId: string): void {
+    vectors.forget(botId);
+    bus?.publish(KNOWLEDGE_CHANGED, { botId }).catch((err: unknown) => log?.warn({ err }, 'knowledge: change notice not published'));
+    if (providerEmbedder) inBackground(embedMissing(providerEmbedder).then(() => undefined), 'knowledge: embedding passages failed');
+  }
+
+  /**
+   * Embeds passages that lack a vector of this model (new ones, or every one stored before the model
+   * was configured), a batch at a time, until none is left; returns how many were embedded.
+   */
+  async function embedMissing(embedder: Embedder, maxBatches = Infinity): Promise<number> {
+    let done = 0;
+    for (let batch = 0; batch < maxBatches; batch++) {
+      const passages = await repo.passagesWithoutVectors(db, embedder.model, EMBED_BATCH);
+      if (passages.length === 0) break;
+      const embedded = await embedder.embed(passages.map(embeddingText));
+      const rows = passages.flatMap((p, i) => {
+        const vector = embedded[i];
+        return vector ? [{ passage_id: p.id, model: embedder.model, bot_id: p.bot_id, vector: encodeVector(vector) }] : [];
+      });
+      // Passages deleted meanwhile make the insert fail on its foreign key: the next round skips them.
+      await repo.insertVectors(db, rows).catch(async () => {
+        for (const row of rows) await repo.insertVectors(db, [row]).catch(() => undefined);
+      });
+      for (const botId of new Set(rows.map((r) => r.bot_id))) vectors.forget(botId);
+      done += rows.length;
+      // Passages the embedder has nothing to say about would be asked for again and again.
+      if (rows.length === 0) break;
+    }
+    return done;
+  }
+
+  /** The query's embedding by the provider, or null when it fails or takes too long (search goes on without it). */
+  async function providerQueryVector(query: string): Promise<Float32Array | null> {
+    if (!providerEmbedder) return null;
+    try {
+      const [vector] = await providerEmbedder.embed([query], AbortSignal.timeout(QUERY_EMBEDDING_TIMEOUT_MS));
+      return vector ?? null;
+    } catch (err) {
+      log?.warn({ err }, 'knowledge: the question could not be embedded by the provider');
+      return null;
+    }
   }
 
   async function createSource(
@@ -103,6 +179,7 @@ export function createKnowledgeService({ db, bus, dialect, clock, fetchPage, log
       });
       if (fields.text) await saveContent(trx, { id, bot_id: botId, name: fields.name }, fields.text);
     });
+    if (fields.text) knowledgeChanged(botId);
     return (await repo.findSource(db, id))!;
   }
 
@@ -138,6 +215,7 @@ export function createKnowledgeService({ db, bus, dialect, clock, fetchPage, log
       }
       await repo.updateSource(trx, sourceId, { last_crawled_at: at, next_crawl_at: next, lease_owner: null, lease_until: null });
     });
+    if (page.ok) knowledgeChanged(source.bot_id);
   }
 
   function inBackground(task: Promise<void>, failure = 'knowledge: background indexing failed'): void {
@@ -154,9 +232,19 @@ export function createKnowledgeService({ db, bus, dialect, clock, fetchPage, log
     return source;
   }
 
+  // Hybrid retrieval: the full-text ranking and the embeddings' rankings, fused by rank.
   const retriever: Retriever = {
-    async search(botId, query, limit): Promise<RetrievedPassage[]> {
-      const hits = await fullText.search(db, botId, queryTerms(query), limit);
+    async search(botId, query, limit, options = {}): Promise<RetrievedPassage[]> {
+      const wide = limit * 2;
+      const localQuery = embedLocally(query);
+      const [lexical, local, provider] = await Promise.all([
+        fullText.search(db, botId, queryTerms(query), wide),
+        localQuery ? vectors.nearest(botId, LOCAL_EMBEDDING_MODEL, localQuery, wide, LOCAL_MIN_SIMILARITY) : [],
+        options.providerEmbeddings && providerEmbedder
+          ? providerQueryVector(query).then((v) => (v ? vectors.nearest(botId, providerEmbedder.model, v, wide, PROVIDER_MIN_SIMILARITY) : []))
+          : [],
+      ]);
+      const hits = fuseRankings([lexical, local, provider], limit);
       const rows = await repo.passagesWithSources(db, hits.map((h) => h.id));
       const byId = new Map(rows.map((r) => [r.id, r]));
       return hits.flatMap((hit) => {
@@ -204,6 +292,7 @@ export function createKnowledgeService({ db, bus, dialect, clock, fetchPage, log
     async remove(botId: string, sourceId: string): Promise<void> {
       await requireOwn(botId, sourceId);
       await db.transaction().execute((trx) => repo.deleteSource(trx, fullText, sourceId));
+      knowledgeChanged(botId);
       compactSoon();
     },
 
@@ -219,6 +308,16 @@ export function createKnowledgeService({ db, bus, dialect, clock, fetchPage, log
       const due = await repo.findDueSources(db, now(), limit);
       for (const { id } of due) await crawl(id);
       return due.length;
+    },
+
+    /**
+     * Embeds passages still lacking a vector: the offline ones stored before embeddings existed, and
+     * (when configured) the provider's; the recurring knowledge job calls it. Returns how many.
+     */
+    async embedMissing(maxBatches = 20): Promise<number> {
+      let done = await embedMissing(localEmbedder, maxBatches);
+      if (providerEmbedder) done += await embedMissing(providerEmbedder, maxBatches);
+      return done;
     },
 
     /** Waits for background indexing started by this instance; a compaction not yet begun is dropped. */
