@@ -14,12 +14,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { AnswerBot, Retriever } from '../src/features/answers/answers.types.ts';
-import { createLocalEngine } from '../src/features/answers/local/local-engine.ts';
+import { composeLocalAnswer, createLocalEngine } from '../src/features/answers/local/local-engine.ts';
 import { detectLanguage } from '../src/features/answers/local/language.ts';
 import { PHRASES, type PhraseLanguage } from '../src/features/answers/local/phrases.ts';
 import { extractText } from '../src/features/knowledge/extract/extract-text.ts';
 import { createBaselineIndex } from './baseline.ts';
 import { loadBusinesses, partOf, sourcesOf, type Business, type Category, type Part, type Question } from './dataset.ts';
+import { fitLogistic, writeModel, type Sample } from './fit-answerability.ts';
+import { answerProbability } from '../src/features/answers/local/answerability.ts';
+
+const FIT = process.argv.includes('--fit');
+const ALWAYS_ANSWER = process.env.EVAL_ALWAYS_ANSWER === '1';
+const samples: Sample[] = [];
 
 interface Outcome {
   question: Question;
@@ -50,7 +56,9 @@ async function openRealKnowledge() {
   const accountId = randomUUID();
   await handle.db.insertInto('accounts').values({ id: accountId, name: 'Evaluation', created_at: new Date().toISOString() }).execute();
   const bots = createBotService({ db: handle.db, clock: systemClock, bus, defaultModel: 'parley-local', defaultMonthlyQuota: 10_000 });
-  const knowledge: Knowledge = createKnowledgeService({ db: handle.db, dialect: handle.dialect, clock: systemClock });
+  // EVAL_RANKING=fulltext measures retrieval without the embeddings' ranking.
+  const rankingWeights = process.env.EVAL_RANKING === 'fulltext' ? { fullText: 1, local: 0, provider: 0 } : undefined;
+  const knowledge: Knowledge = createKnowledgeService({ db: handle.db, dialect: handle.dialect, clock: systemClock, rankingWeights });
   return {
     knowledge,
     createBot: async (name: string) => (await bots.create(accountId, { name, welcome_message: '', strict_mode: true })).id,
@@ -102,10 +110,17 @@ async function evaluateBusiness(business: Business, stack: Awaited<ReturnType<ty
   const outcomes: Outcome[] = [];
   for (const question of business.questions) {
     const history = question.history ?? [];
-    const stream = await engine.answer({ bot, question: question.question, history });
     let text = '';
-    for await (const chunk of stream.chunks) text += chunk;
-    const sources = stream.sources();
+    let sources: { title: string }[];
+    if (ALWAYS_ANSWER) {
+      // Tuning aid: what the engine would say if it never refused.
+      const forced = await composeLocalAnswer(stack.knowledge.retriever, { bot, question: question.question, history }, { alwaysAnswer: true });
+      ({ text, sources } = forced);
+    } else {
+      const stream = await engine.answer({ bot, question: question.question, history });
+      for await (const chunk of stream.chunks) text += chunk;
+      sources = stream.sources();
+    }
     const refused = sources.length === 0 && isRefusal(text);
     const fixed = sources.length === 0 ? phraseLanguage(text) : null;
     // Quoted knowledge is in the documents' language; the engine's own phrases must be in the visitor's.
@@ -114,24 +129,35 @@ async function evaluateBusiness(business: Business, stack: Awaited<ReturnType<ty
     const expect = question.expect;
     const outcome: Outcome = { question, part: partOf(question.id), ok: false, refused, wrongLanguage, got };
     if (expect.kind === 'answer') {
-      const titles = sourcesOf(expect).map((file) => titleOf.get(file));
-      // PDF text breaks lines inside sentences: compare with white space collapsed.
-      const flat = (s: string) => s.toLowerCase().replace(/\s+/g, ' ');
-      const lower = flat(text);
-      outcome.hit = titles.includes(sources[0]?.title);
+      outcome.hit = sourcesOf(expect).map((file) => titleOf.get(file)).includes(sources[0]?.title);
       const searchText = [...history.filter((t) => t.role === 'user').map((t) => t.content), question.question].join(' ');
       outcome.baselineHit = sourcesOf(expect).includes(baseline.best(searchText) ?? '');
-      const contains =
-        expect.mustContain.every((s) => lower.includes(flat(s))) && (!expect.anyOf?.length || expect.anyOf.some((s) => lower.includes(flat(s))));
-      outcome.ok = !refused && outcome.hit && contains;
+      outcome.ok = !refused && answers(question, text, sources[0]?.title, titleOf);
     } else if (expect.kind === 'refusal') {
       outcome.ok = refused;
     } else {
       outcome.ok = sources.length === 0 && !refused;
     }
     outcomes.push(outcome);
+    if (FIT && outcome.part === 'development' && expect.kind !== 'smalltalk') {
+      const forced = await composeLocalAnswer(stack.knowledge.retriever, { bot, question: question.question, history }, { alwaysAnswer: true });
+      const evidence = forced.decision?.evidence;
+      const right = expect.kind === 'answer' && forced.kind === 'answer' && answers(question, forced.text, forced.sources[0]?.title, titleOf);
+      if (evidence) samples.push({ evidence, label: right ? 1 : 0 });
+    }
   }
   return outcomes;
+}
+
+/** True when the text answers the question: the expected document cited first, every required string in it. */
+function answers(question: Question, text: string, firstTitle: string | undefined, titleOf: Map<string, string>): boolean {
+  const expect = question.expect;
+  if (expect.kind !== 'answer') return false;
+  if (!sourcesOf(expect).map((file) => titleOf.get(file)).includes(firstTitle)) return false;
+  // PDF text breaks lines inside sentences: compare with white space collapsed.
+  const flat = (s: string) => s.toLowerCase().replace(/\s+/g, ' ');
+  const lower = flat(text);
+  return expect.mustContain.every((s) => lower.includes(flat(s))) && (!expect.anyOf?.length || expect.anyOf.some((s) => lower.includes(flat(s))));
 }
 
 const pct = (n: number, d: number) => (d === 0 ? '   n/a' : `${((100 * n) / d).toFixed(1)}%`.padStart(6));
@@ -174,6 +200,18 @@ async function main(): Promise<void> {
     await stack.close();
   }
   const elapsed = performance.now() - started;
+  if (FIT) {
+    const weights = fitLogistic(samples);
+    writeModel(weights, samples.length);
+    const positives = samples.filter((s) => s.label === 1).length;
+    console.log(`Answerability model fitted on ${samples.length} development questions (${positives} answered right when forced): [${weights.join(', ')}]`);
+    for (const threshold of [0.3, 0.4, 0.5, 0.6, 0.7]) {
+      const answered = samples.filter((s) => answerProbability(s.evidence, weights) >= threshold);
+      const right = answered.filter((s) => s.label === 1).length;
+      console.log(`  p ≥ ${threshold}: answers ${answered.length}, right ${right} of ${positives} answerable-when-forced, wrong ${answered.length - right}`);
+    }
+    console.log('Run `npm run eval` again to measure it.\n');
+  }
   const documents = businesses.reduce((n, b) => n + b.documents.length, 0);
   const development = outcomes.filter((o) => o.part === 'development');
   const heldOut = outcomes.filter((o) => o.part === 'held-out');

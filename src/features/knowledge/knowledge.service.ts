@@ -55,12 +55,15 @@ export interface KnowledgeServiceDeps {
   localEmbedder?: Embedder;
   /** A provider's embedding model, when one is configured: passages are embedded in the background. */
   providerEmbedder?: Embedder;
+  /** How much each ranking counts in the fusion (the evaluation turns parts off to measure them). */
+  rankingWeights?: { fullText: number; local: number; provider: number };
 }
 
 export type KnowledgeService = ReturnType<typeof createKnowledgeService>;
 
 export function createKnowledgeService(deps: KnowledgeServiceDeps) {
   const { db, bus, dialect, clock, fetchPage, log, instanceId = randomUUID(), providerEmbedder } = deps;
+  const weights = deps.rankingWeights ?? { fullText: 1, local: 1, provider: 1 };
   const localEmbedder = deps.localEmbedder ?? createLocalEmbedder();
   const fullText = fullTextFor(dialect.name);
   const vectors = createVectorIndex({ load: (botId, model) => repo.botVectors(db, botId, model), now: () => clock.now() });
@@ -244,7 +247,7 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
           ? providerQueryVector(query).then((v) => (v ? vectors.nearest(botId, providerEmbedder.model, v, wide, PROVIDER_MIN_SIMILARITY) : []))
           : [],
       ]);
-      const hits = fuseRankings([lexical, local, provider], limit);
+      const hits = fuseRankings([lexical, local, provider], limit, [weights.fullText, weights.local, weights.provider]);
       const rows = await repo.passagesWithSources(db, hits.map((h) => h.id));
       const byId = new Map(rows.map((r) => [r.id, r]));
       return hits.flatMap((hit) => {

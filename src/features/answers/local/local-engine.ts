@@ -8,8 +8,9 @@ import { attachedPassages } from './attached-passages.ts';
 import { chooseLanguage } from './language.ts';
 import { PHRASES } from './phrases.ts';
 import { prepareQuery, type PreparedQuery } from './query.ts';
-import { scoreUnits, TOPIC_WEIGHT, type ScoredUnit } from './scoring.ts';
-import { composeAnswer, selectUnits } from './select.ts';
+import type { Evidence } from './answerability.ts';
+import { scoreUnits } from './scoring.ts';
+import { composeAnswer, selectUnits, type Selection } from './select.ts';
 import { recogniseSmallTalk, stripGreeting } from './small-talk.ts';
 
 /** The engine name the chat layer records. */
@@ -23,6 +24,13 @@ export interface LocalAnswer {
   text: string;
   sources: AnswerSource[];
   kind: 'answer' | 'refusal' | 'greeting' | 'thanks' | 'goodbye';
+  /** For questions: what the answer decision read and its probability. */
+  decision?: { evidence?: Evidence; probability: number };
+}
+
+/** How to compose: `alwaysAnswer` quotes the best sentences even when unsure (for fitting the decision). */
+export interface ComposeOptions {
+  alwaysAnswer?: boolean;
 }
 
 /** Creates `parley-local` over a retriever. */
@@ -37,7 +45,7 @@ export function createLocalEngine({ retriever }: { retriever: Retriever }): Answ
 }
 
 /** Works out the whole answer for a request (the engine streams it afterwards). */
-export async function composeLocalAnswer(retriever: Retriever, request: AnswerRequest): Promise<LocalAnswer> {
+export async function composeLocalAnswer(retriever: Retriever, request: AnswerRequest, options: ComposeOptions = {}): Promise<LocalAnswer> {
   const { bot } = request;
   const question = request.question.trim();
   const smallTalk = recogniseSmallTalk(question, bot.name);
@@ -55,31 +63,30 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   // The visitor's own documents lead: a question asked after an upload is most likely about it.
   const attached = query.searchText ? attachedPassages(request.attachments, query) : [];
   const passages = attached.length > 0 ? [...attached, ...retrieved] : retrieved;
-  const chosen = chooseUnits(asked, request.history, query, passages);
-  if (chosen.length === 0) {
+  const selection = chooseUnits(asked, request.history, query, passages, options.alwaysAnswer);
+  const decision = { evidence: selection.evidence, probability: selection.probability };
+  if (selection.units.length === 0) {
     const text = bot.strict_mode ? phrases.dontKnow : `${phrases.dontKnow} ${phrases.invite}`;
-    return { text, sources: [], kind: 'refusal' };
+    return { text, sources: [], kind: 'refusal', decision };
   }
-  return { ...composeAnswer(chosen, phrases.leadIn), kind: 'answer' };
+  return { ...composeAnswer(selection.units, phrases.leadIn), kind: 'answer', decision };
 }
 
 // "Where is the showroom and when is it open?": two questions joined by "and".
 const TWO_QUESTIONS = /^(.{8,}?)\s*,?\s+and\s+((?:what|when|where|how|which|who|why|is|are|does|do|can|could|will)\b.{6,})$/i;
 
 /** The sentences answering the question, or each of two joined questions (the first one leads). */
-function chooseUnits(asked: string, history: ChatTurn[], query: PreparedQuery, passages: RetrievedPassage[]): ScoredUnit[] {
+function chooseUnits(asked: string, history: ChatTurn[], query: PreparedQuery, passages: RetrievedPassage[], alwaysAnswer = false): Selection {
   const parts = query.followUp ? null : TWO_QUESTIONS.exec(asked);
-  if (!parts) return selectUnits(scoreUnits(query.model, passages), topicWordsOf(query));
+  if (!parts) return selectUnits(query.model.question, scoreUnits(query.model, passages), alwaysAnswer);
   const first = prepareQuery(parts[1]!, history);
   // The second question reads as a follow-up of the first ("… and when is it open?").
   const second = prepareQuery(parts[2]!, [...history, { role: 'user', content: parts[1]! }]);
-  const a = selectUnits(scoreUnits(first.model, passages), topicWordsOf(first)).slice(0, 2);
-  const b = selectUnits(scoreUnits(second.model, passages), topicWordsOf(second)).filter((u) => !a.some((x) => x.text === u.text));
-  return [...a, ...b].slice(0, 3);
-}
-
-function topicWordsOf(query: PreparedQuery): number {
-  return [...query.model.weights.values()].filter((w) => w >= TOPIC_WEIGHT).length;
+  const a = selectUnits(first.model.question, scoreUnits(first.model, passages), alwaysAnswer);
+  const b = selectUnits(second.model.question, scoreUnits(second.model, passages), alwaysAnswer);
+  const units = [...a.units.slice(0, 2), ...b.units.filter((u) => !a.units.some((x) => x.text === u.text))].slice(0, 3);
+  const lead = a.units.length ? a : b;
+  return { units, evidence: lead.evidence, probability: Math.max(a.probability, b.probability) };
 }
 
 /** Streams the text in groups of a few words, as a provider's tokens would arrive. */

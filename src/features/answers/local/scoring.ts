@@ -4,6 +4,7 @@
  * question asks for; then 1–3 sentences without near-duplicates.
  */
 import type { RetrievedPassage } from '../answers.types.ts';
+import { englishWordVectors } from '../semantic/word-vectors.ts';
 import { splitUnits } from './sentences.ts';
 import { contentTerms, termOf } from './text.ts';
 
@@ -30,19 +31,44 @@ export interface ScoredUnit {
    * new message's own weight when that is higher.
    */
   coverage: number;
+  /**
+   * Like `coverage`, but a question word missing from the unit counts in part when the unit holds a
+   * word near it in meaning ("weekend" for "saturday"), by their similarity.
+   */
+  softCoverage: number;
+  /** Share of the question's weight found anywhere in the unit's passage (its headings included), near words counting in part. */
+  passageCoverage: number;
   /** How many of the question's topic words (light words aside) the unit or its headings hold. */
   topicMatches: number;
+  /** Whether the unit holds the kind of value the question asks for (a price, a duration); null when it asks for none. */
+  answersKind: boolean | null;
   score: number;
+}
+
+/** The scored units, best first, and what the whole retrieved knowledge says about the question. */
+export interface Scoring {
+  units: ScoredUnit[];
+  /** Share of the question's weight that no retrieved passage holds, not even as a near word. */
+  absent: number;
+  /** Number of the question's topic words (light words aside). */
+  topicWords: number;
 }
 
 /** Query terms weighing at least this are topic words (light words and earlier turns' light words are not). */
 export const TOPIC_WEIGHT = 0.5;
+
+// The retrieval rank counts: the fused full-text and meaning ranking knows the passage as a whole.
+const RANK_BONUS = 0.2;
 
 // A question asking "how long" or "how much" is rarely answered by a sentence without such a value.
 const KIND_MISSING_PENALTY = 0.15;
 
 // A term found only in the unit's heading or source title counts for this share of a match.
 const CONTEXT_SHARE = 0.7;
+// Two words at least this similar (cosine of their vectors) are near in meaning; a near word counts
+// for its similarity times this share of a match.
+const NEAR_SIMILARITY = 0.6;
+const NEAR_SHARE = 0.8;
 
 /** One unit of a retrieved passage, as scoring sees it. */
 interface Candidate {
@@ -94,7 +120,7 @@ export function candidatesOf(passages: RetrievedPassage[]): Candidate[] {
 }
 
 /** Scores every candidate against the query (best first). */
-export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): ScoredUnit[] {
+export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): Scoring {
   const candidates = candidatesOf(passages);
   const idf = rarity(query, candidates);
   const kind = expectedKind(query.question);
@@ -104,45 +130,112 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): Sco
   const focus = terms.map((term) => query.focus.has(term));
   const topic = terms.map((term) => query.weights.get(term)! >= TOPIC_WEIGHT);
   const asked = terms.map((term) => kind !== null && kind.asks.has(term));
+  const near = nearWords(terms, candidates);
   let total = 0;
   let focusTotal = 0;
   for (let i = 0; i < terms.length; i++) {
     total += base[i]!;
     if (focus[i]) focusTotal += base[i]!;
   }
-  if (total === 0) return [];
+  const topicWords = topic.filter(Boolean).length;
+  if (total === 0) return { units: [], absent: 1, topicWords };
+
+  // Per passage: each term's best share over the passage's units, for passage coverage.
+  const passageShares = new Map<RetrievedPassage, number[]>();
+  const shareIn = (unit: AnalysedUnit, i: number, answersKind: boolean): { exact: number; soft: number } => {
+    const term = terms[i]!;
+    const inHeadings = unit.context.has(term);
+    const exact = unit.terms.has(term) || (answersKind && asked[i]) ? 1 : inHeadings ? CONTEXT_SHARE : 0;
+    if (exact === 1) return { exact, soft: 1 };
+    let soft = exact;
+    for (const [word, similarity] of near[i]!) {
+      const share = unit.terms.has(word) ? similarity * NEAR_SHARE : unit.context.has(word) ? similarity * NEAR_SHARE * CONTEXT_SHARE : 0;
+      if (share > soft) soft = share;
+    }
+    return { exact, soft };
+  };
+
   const pairs = pairsOf(query.sequence);
   const scored = candidates.map(({ unit, passage, rank }): ScoredUnit => {
     // A sentence holding the kind of value asked for ("$19", "3 days") answers the words asking for it.
     const answersKind = kind !== null && kind.pattern.test(unit.text);
     let matched = 0;
+    let softMatched = 0;
     let focusMatched = 0;
     let inContext = 0;
     let topicMatches = 0;
+    let shares = passageShares.get(passage);
+    if (!shares) passageShares.set(passage, (shares = terms.map(() => 0)));
     for (let i = 0; i < terms.length; i++) {
-      const term = terms[i]!;
-      const inHeadings = unit.context.has(term);
-      const share = unit.terms.has(term) || (answersKind && asked[i]) ? 1 : inHeadings ? CONTEXT_SHARE : 0;
-      if (share === 0) continue;
+      const { exact, soft } = shareIn(unit, i, answersKind);
+      if (soft > shares[i]!) shares[i] = soft;
+      if (soft === 0) continue;
+      softMatched += base[i]! * soft;
+      if (exact === 0) continue;
       if (topic[i]) topicMatches++;
-      matched += base[i]! * share;
-      if (focus[i]) focusMatched += base[i]! * share;
-      if (inHeadings) inContext += base[i]!;
+      matched += base[i]! * exact;
+      if (focus[i]) focusMatched += base[i]! * exact;
+      if (exact < 1) inContext += base[i]!;
     }
     const overall = Math.min(1, matched / total);
+    const softOverall = Math.min(1, softMatched / total);
     // A follow-up may be answered by its own words alone, without the turn it follows.
     const coverage = focusTotal > 0 ? Math.max(overall, Math.min(1, focusMatched / focusTotal)) : overall;
     const score =
-      overall +
+      softOverall +
       0.1 * proximity(unit.order, query.weights) +
-      0.08 / (1 + rank) +
+      RANK_BONUS / (1 + rank) +
       0.15 * (inContext / total) +
       (pairs.size ? (0.12 * shared(pairs, unit.pairs)) / pairs.size : 0) +
       (kind === null ? 0 : answersKind ? 0.12 : -KIND_MISSING_PENALTY) -
       lengthPenalty(unit.order.length);
-    return { text: unit.text, listItem: unit.listItem, passage, rank, index: unit.index, terms: unit.terms, coverage, topicMatches, score };
+    return {
+      text: unit.text,
+      listItem: unit.listItem,
+      passage,
+      rank,
+      index: unit.index,
+      terms: unit.terms,
+      coverage,
+      softCoverage: Math.max(coverage, softOverall),
+      passageCoverage: 0,
+      topicMatches,
+      answersKind: kind === null ? null : answersKind,
+      score,
+    };
   });
-  return scored.sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
+  let found = 0;
+  const anywhere = terms.map(() => 0);
+  for (const shares of passageShares.values()) shares.forEach((share, i) => (anywhere[i] = Math.max(anywhere[i]!, share)));
+  for (let i = 0; i < terms.length; i++) found += base[i]! * anywhere[i]!;
+  for (const unit of scored) {
+    const shares = passageShares.get(unit.passage)!;
+    let sum = 0;
+    for (let i = 0; i < terms.length; i++) sum += base[i]! * shares[i]!;
+    unit.passageCoverage = Math.min(1, sum / total);
+  }
+  const units = scored.sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
+  return { units, absent: Math.max(0, 1 - found / total), topicWords };
+}
+
+/** For each query term, the candidates' words near it in meaning, with their similarity. */
+function nearWords(terms: string[], candidates: Candidate[]): Map<string, number>[] {
+  const vectors = englishWordVectors();
+  const vocabulary = new Set<string>();
+  for (const { unit } of candidates) {
+    for (const t of unit.terms) vocabulary.add(t);
+    for (const t of unit.context) vocabulary.add(t);
+  }
+  return terms.map((term) => {
+    const out = new Map<string, number>();
+    if (!vectors.vectorOf(term)) return out;
+    for (const word of vocabulary) {
+      if (word === term) continue;
+      const similarity = vectors.similarity(term, word);
+      if (similarity >= NEAR_SIMILARITY) out.set(word, similarity);
+    }
+    return out;
+  });
 }
 
 /** IDF of each query term over the candidate units; a term no candidate has weighs most. */

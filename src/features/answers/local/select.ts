@@ -3,22 +3,40 @@
  * more that add to it; or nothing when the best does not answer enough of the question.
  */
 import type { AnswerSource } from '../answers.types.ts';
-import type { ScoredUnit } from './scoring.ts';
+import { ANSWER_PROBABILITY, answerProbability, evidenceOf, type Evidence } from './answerability.ts';
+import type { ScoredUnit, Scoring } from './scoring.ts';
 
-/** Below this share of the question's weight the engine says it does not know. */
-export const ANSWER_THRESHOLD = 0.48;
 const MAX_UNITS = 3;
+// A further sentence must answer at least this share of what the best one answers.
+const FURTHER_SHARE = 0.7;
+// A best sentence shorter than this brings the next one along.
+const SHORT_UNIT_WORDS = 14;
+
+const wordsIn = (text: string) => text.split(/\s+/).filter(Boolean).length;
 const NEAR_DUPLICATE = 0.6;
 
 // A sentence that leans on the one before it.
 const LEANS_BACK = /^(?:it|this|that|these|those|they|them|then|there|however|but|otherwise|also|so|in that case|in both cases|if not|after that|each|both|doing so)\b/i;
 
-/** The sentences to quote, best first, or [] when nothing passes the threshold. */
-export function selectUnits(scored: ScoredUnit[], topicWords: number): ScoredUnit[] {
+/** What the engine would quote and how sure it is that it answers. */
+export interface Selection {
+  /** The sentences to quote, best first; [] when the answer is a refusal. */
+  units: ScoredUnit[];
+  /** What the decision read, and its probability (absent when nothing was retrieved). */
+  evidence?: Evidence;
+  probability: number;
+}
+
+/**
+ * The sentences to quote, best first, when the knowledge answers the question; `alwaysAnswer`
+ * skips the decision (the evaluation fits the decision on what would have been said).
+ */
+export function selectUnits(question: string, { units: scored, ...scoring }: Scoring, alwaysAnswer = false): Selection {
   const best = scored[0];
-  if (!best || best.coverage < ANSWER_THRESHOLD) return [];
-  // A question about two things is not answered by a sentence about one of them.
-  if (best.topicMatches < Math.min(2, topicWords)) return [];
+  if (!best) return { units: [], probability: 0 };
+  const evidence = evidenceOf(question, best, { units: scored, ...scoring });
+  const probability = answerProbability(evidence);
+  if (probability < ANSWER_PROBABILITY && !alwaysAnswer) return { units: [], evidence, probability };
   const chosen: ScoredUnit[] = [best];
   const neighbour = (unit: ScoredUnit, step: number) =>
     scored.find((u) => u.passage === unit.passage && u.index === unit.index + step);
@@ -26,13 +44,14 @@ export function selectUnits(scored: ScoredUnit[], topicWords: number): ScoredUni
   const previous = neighbour(best, -1);
   if (previous && LEANS_BACK.test(best.text)) chosen.push(previous);
   const next = neighbour(best, 1);
-  if (next && (best.text.trimEnd().endsWith(':') || LEANS_BACK.test(next.text))) {
+  // A short sentence or a list item rarely says all: the one after it in the passage often completes it.
+  if (next && (best.text.trimEnd().endsWith(':') || LEANS_BACK.test(next.text) || wordsIn(best.text) < SHORT_UNIT_WORDS || best.listItem)) {
     chosen.push(next);
   }
 
   for (const unit of scored.slice(1)) {
     if (chosen.length >= MAX_UNITS) break;
-    if (chosen.includes(unit) || unit.coverage < ANSWER_THRESHOLD) continue;
+    if (chosen.includes(unit) || unit.softCoverage < FURTHER_SHARE * best.softCoverage) continue;
     // The further from the best sentence, the closer its score must be.
     const near = unit.passage === best.passage ? 0.5 : unit.passage.sourceTitle === best.passage.sourceTitle ? 0.8 : 0.95;
     if (unit.score < near * best.score) continue;
@@ -40,7 +59,7 @@ export function selectUnits(scored: ScoredUnit[], topicWords: number): ScoredUni
     if (!addsSomething(unit, chosen)) continue;
     chosen.push(unit);
   }
-  return chosen;
+  return { units: chosen, evidence, probability };
 }
 
 function overlap(a: Set<string>, b: Set<string>): number {
@@ -75,7 +94,10 @@ export function composeAnswer(chosen: ScoredUnit[], leadIn: (title: string) => s
     const body = units.some((u) => u.listItem) ? lines.join('\n') : lines.join(' ');
     // A bare list item or table row reads better after a line naming where it comes from.
     const bare = first.listItem && !/^\p{Lu}.*[.!?]$/u.test(first.text);
-    blocks.push(bare ? `${leadIn(first.passage.sourceTitle)}\n${body}` : body);
+    // The section a bare item sits in often names what it is about ("Keiko Tan" above her specialties).
+    const section = first.passage.heading.split(' > ').at(-1)?.trim();
+    const place = section && section !== first.passage.sourceTitle ? `${first.passage.sourceTitle} › ${section}` : first.passage.sourceTitle;
+    blocks.push(bare ? `${leadIn(place)}\n${body}` : body);
   }
   return { text: blocks.join('\n\n'), sources };
 }

@@ -1,0 +1,48 @@
+/**
+ * Fits the answerability model (`src/features/answers/local/answerability-model.ts`) by logistic
+ * regression on the development part: each answerable or unanswerable question gives the evidence
+ * of the answer the engine would give if it always answered, labelled 1 when that answer is right
+ * and 0 otherwise (unanswerable questions always 0). The held-out part never enters the fit.
+ */
+import fs from 'node:fs';
+import { EVIDENCE_FEATURES, type Evidence } from '../src/features/answers/local/answerability.ts';
+
+export interface Sample {
+  evidence: Evidence;
+  label: 0 | 1;
+}
+
+// Unweighted log loss: the fitted probability is that of a right answer, so 0.5 means "more likely right than wrong".
+const ITERATIONS = 20_000;
+const LEARNING_RATE = 0.5;
+const L2 = 0.002;
+const MODEL_FILE = new URL('../src/features/answers/local/answerability-model.ts', import.meta.url);
+
+/** Weights (features, then intercept) minimising the regularised log loss, by gradient descent. */
+export function fitLogistic(samples: Sample[]): number[] {
+  const n = EVIDENCE_FEATURES.length;
+  const w = new Array(n + 1).fill(0);
+  const rows = samples.map((s) => [...EVIDENCE_FEATURES.map((f) => s.evidence[f]), 1]);
+  for (let it = 0; it < ITERATIONS; it++) {
+    const grad = new Array(n + 1).fill(0);
+    rows.forEach((x, r) => {
+      const z = x.reduce((acc, v, i) => acc + v * w[i], 0);
+      const p = 1 / (1 + Math.exp(-z));
+      const err = p - samples[r]!.label;
+      for (let i = 0; i <= n; i++) grad[i] += err * x[i]!;
+    });
+    for (let i = 0; i <= n; i++) w[i] -= LEARNING_RATE * (grad[i] / rows.length + (i < n ? L2 * w[i] : 0));
+  }
+  return w.map((v) => Math.round(v * 1000) / 1000);
+}
+
+/** Writes the fitted weights into the model file. */
+export function writeModel(weights: number[], samples: number): void {
+  const text = `/**
+ * Weights of the answerability model, in the order of \`EVIDENCE_FEATURES\`, then the intercept.
+ * Fitted by \`npm run eval -- --fit\` on the development part of the evaluation set (${samples} questions).
+ */
+export const ANSWERABILITY_WEIGHTS: readonly number[] = [${weights.join(', ')}];
+`;
+  fs.writeFileSync(MODEL_FILE, text);
+}

@@ -1,0 +1,58 @@
+/**
+ * Whether the knowledge answers the question: a probability from what the best sentence and the
+ * retrieved passages hold, by a logistic model fitted on the evaluation's development part
+ * (`npm run eval -- --fit` prints new weights; the held-out part only reports how it does).
+ */
+import { embedLocally } from '../semantic/embeddings.ts';
+import { dot } from '../semantic/word-vectors.ts';
+import { ANSWERABILITY_WEIGHTS } from './answerability-model.ts';
+import type { ScoredUnit, Scoring } from './scoring.ts';
+
+/** What the decision reads, each in [0, 1] or -1..1. */
+export interface Evidence {
+  /** Share of the question's weight in the best sentence (exact words, headings in part). */
+  coverage: number;
+  /** The same with words near in meaning counting in part. */
+  softCoverage: number;
+  /** Share of the question's weight anywhere in the best sentence's passage. */
+  passageCoverage: number;
+  /** Share of the question's weight found in no retrieved passage at all. */
+  absent: number;
+  /** 1 when the question asks for a kind of value the sentence holds, -1 when it lacks it, 0 when none is asked. */
+  kind: number;
+  /** Share of the question's topic words in the sentence. */
+  topicShare: number;
+  /** 1 when the sentence comes from the first retrieved passage. */
+  topPassage: number;
+  /** Cosine of the question's and the sentence's offline embeddings (0 when either has none). */
+  meaning: number;
+}
+
+/** The features in the order of the model's weights (the intercept comes last). */
+export const EVIDENCE_FEATURES: (keyof Evidence)[] = ['coverage', 'softCoverage', 'passageCoverage', 'absent', 'kind', 'topicShare', 'topPassage', 'meaning'];
+
+/** Answer when the probability is at least this. */
+export const ANSWER_PROBABILITY = 0.5;
+
+/** The evidence for answering the question with the best sentence. */
+export function evidenceOf(question: string, best: ScoredUnit, scoring: Scoring): Evidence {
+  const asked = embedLocally(question);
+  const said = embedLocally(`${best.passage.heading}\n${best.text}`);
+  return {
+    meaning: asked && said ? dot(asked, said) : 0,
+    coverage: best.coverage,
+    softCoverage: best.softCoverage,
+    passageCoverage: best.passageCoverage,
+    absent: scoring.absent,
+    kind: best.answersKind === null ? 0 : best.answersKind ? 1 : -1,
+    topicShare: scoring.topicWords === 0 ? 1 : Math.min(1, best.topicMatches / scoring.topicWords),
+    topPassage: best.rank === 0 ? 1 : 0,
+  };
+}
+
+/** The probability that the best sentence answers the question. */
+export function answerProbability(evidence: Evidence, weights: readonly number[] = ANSWERABILITY_WEIGHTS): number {
+  let z = weights[EVIDENCE_FEATURES.length]!;
+  EVIDENCE_FEATURES.forEach((feature, i) => (z += weights[i]! * evidence[feature]));
+  return 1 / (1 + Math.exp(-z));
+}
