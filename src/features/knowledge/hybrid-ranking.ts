@@ -14,6 +14,7 @@ export interface RankedHit {
 export function fuseRankings(lists: RankedHit[][], limit: number, weights: number[] = lists.map(() => 1)): { id: string; score: number }[] {
   const scores = new Map<string, number>();
   lists.forEach((list, l) => {
+    if (weights[l] === 0) return;
     list.forEach((hit, rank) => scores.set(hit.id, (scores.get(hit.id) ?? 0) + weights[l]! / (K + rank + 1)));
   });
   return [...scores.entries()]

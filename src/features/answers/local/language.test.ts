@@ -1,0 +1,42 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { AnswerBot } from '../answers.types.ts';
+import { chooseLanguage, detectLanguage } from './language.ts';
+
+const bot: AnswerBot = {
+  id: 'b',
+  name: 'Shop',
+  welcome_message: '',
+  selected_model: 'parley-local',
+  system_instructions: '',
+  response_language: '',
+  strict_mode: true,
+  lead_capture_enabled: false,
+};
+
+describe('parley-local: the language of its own phrases', () => {
+  test('short English questions stay English (trigrams alone read them as German or Portuguese)', () => {
+    for (const question of ['When will I get my money?', "What is your CEO's name?", 'Do you have a Zumba class?', 'How long is a password reset link valid?']) {
+      assert.equal(chooseLanguage({ bot, question, history: [] }), 'en', question);
+    }
+  });
+
+  test('a clear message in another language is answered in it', () => {
+    const cases: [string, string][] = [
+      ['¿Cuánto cuesta la matrícula del curso?', 'es'],
+      ['Combien coûte la taxe de séjour ?', 'fr'],
+      ['Wie hoch ist der Stundensatz der Werkstatt?', 'de'],
+      ['Qual é o horário de funcionamento ao sábado?', 'pt'],
+      ['Quanto costano le lenti progressive?', 'it'],
+    ];
+    for (const [question, language] of cases) assert.equal(chooseLanguage({ bot, question, history: [] }), language, question);
+  });
+
+  test('a message too short to tell keeps the conversation’s language, else the bot’s, else English', () => {
+    const history = [{ role: 'user' as const, content: 'Est-ce que vous acceptez les chiens dans les chambres ?' }, { role: 'assistant' as const, content: 'Oui.' }];
+    assert.equal(detectLanguage('Parking?'), null);
+    assert.equal(chooseLanguage({ bot, question: 'Parking?', history }), 'fr');
+    assert.equal(chooseLanguage({ bot, question: 'Parking?', history: [] }), 'en');
+    assert.equal(chooseLanguage({ bot: { ...bot, response_language: 'de' }, question: 'How much is it?', history: [] }), 'de');
+  });
+});

@@ -1,0 +1,70 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp } from '../../testing/test-app.ts';
+import { botWithKey } from '../../testing/factories.ts';
+import { createKnowledgeService } from './knowledge.service.ts';
+import { LOCAL_EMBEDDING_MODEL } from '../answers/semantic/embeddings.ts';
+
+describe('knowledge: hybrid retrieval (full text and offline embeddings)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  const knowledgeOf = (t: TestApp, weights?: { fullText: number; local: number; provider: number }) => {
+    const { db, dialect } = t.runtime.database;
+    return createKnowledgeService({ db, dialect, clock: t.clock, rankingWeights: weights });
+  };
+  const vectorRows = (botId: string) =>
+    t.runtime.database.db.selectFrom('knowledge_vectors').select(['passage_id', 'model']).where('bot_id', '=', botId).execute();
+
+  it('stores an offline embedding for every passage, and removes them with their source', async () => {
+    const { key, bot } = await botWithKey(t, { scopes: ['read', 'write'] });
+    const res = await t.request('POST', '/api/v1/knowledge', {
+      token: key.key,
+      body: { type: 'text', name: 'Opening hours', content: '# Opening hours\n\nThe shop is open Monday to Friday from 9 am to 6 pm.\n\n# Parking\n\nCustomers park free of charge in the yard.' },
+    });
+    assert.equal(res.status, 200);
+    const { db } = t.runtime.database;
+    const passages = await db.selectFrom('knowledge_passages').select('id').where('bot_id', '=', bot.id).execute();
+    const vectors = await vectorRows(bot.id);
+    assert.ok(passages.length >= 2);
+    assert.deepEqual(new Set(vectors.map((v) => v.passage_id)), new Set(passages.map((p) => p.id)));
+    assert.ok(vectors.every((v) => v.model === LOCAL_EMBEDDING_MODEL));
+
+    const sourceId = res.body.source.id;
+    const deleted = await t.request('DELETE', `/api/v1/knowledge/${sourceId}`, { token: key.key });
+    assert.ok(deleted.status < 300, `delete answered ${deleted.status}`);
+    assert.equal((await vectorRows(bot.id)).length, 0);
+  });
+
+  it('finds a passage that shares no word with the question by meaning, which full text alone misses', async () => {
+    const { key, bot } = await botWithKey(t, { scopes: ['read', 'write'] });
+    const notes = [
+      'Our showroom is closed on Saturday and Sunday.',
+      'Bicycles are serviced in the workshop behind the showroom.',
+      'Gift cards can be bought at the counter.',
+    ];
+    for (const [i, content] of notes.entries()) {
+      const res = await t.request('POST', '/api/v1/knowledge', { token: key.key, body: { type: 'text', name: `Note ${i}`, content } });
+      assert.equal(res.status, 200);
+    }
+    const question = 'weekend';
+    const fullTextOnly = await knowledgeOf(t, { fullText: 1, local: 0, provider: 0 }).retriever.search(bot.id, question, 3);
+    assert.equal(fullTextOnly.length, 0);
+    const hybrid = await knowledgeOf(t).retriever.search(bot.id, question, 3);
+    assert.equal(hybrid[0]?.text, notes[0]);
+  });
+
+  it('back-fills embeddings of passages stored without one (before embeddings existed)', async () => {
+    const { key, bot } = await botWithKey(t, { scopes: ['read', 'write'] });
+    const res = await t.request('POST', '/api/v1/knowledge', { token: key.key, body: { type: 'text', name: 'Returns', content: 'Returns are accepted within 45 days.' } });
+    assert.equal(res.status, 200);
+    const { db } = t.runtime.database;
+    await db.deleteFrom('knowledge_vectors').where('bot_id', '=', bot.id).execute();
+    const filled = await knowledgeOf(t).embedMissing();
+    assert.ok(filled >= 1);
+    assert.equal((await vectorRows(bot.id)).length, 1);
+  });
+});
