@@ -35,6 +35,7 @@ import { startCrawlScheduler } from './features/knowledge/knowledge.jobs.ts';
 import { createPageFetcher } from './features/knowledge/page-fetcher.ts';
 import { createLocalEngine } from './features/answers/local/local-engine.ts';
 import { createProviderEngine } from './features/answers/providers/provider-engine.ts';
+import { createProviderEmbedder } from './features/answers/providers/provider-embedder.ts';
 import type { AnswerEngine } from './features/answers/answers.types.ts';
 import { createConversationService } from './features/conversations/conversations.service.ts';
 import { createLiveSessions } from './features/conversations/live-sessions.ts';
@@ -114,7 +115,16 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   if (config.databaseUrl && !config.secretKey) app.log.warn('PARLEY_SECRET_KEY is unset: secrets are encrypted under DATA_DIR/secret.key, which every instance must share');
   const providerKeys = createProviderKeyService({ db, clock, secrets });
   const pageFetcher = options.fetchPage ? undefined : createPageFetcher({ allowPrivateNetwork: config.allowPrivateNetwork });
-  const knowledge = createKnowledgeService({ db, bus, dialect: runtime.database.dialect, clock, fetchPage: options.fetchPage ?? pageFetcher, log: app.log });
+  const providerEmbedder = config.embeddingModel ? createProviderEmbedder({ choice: config.embeddingModel, pool: config.providers }) : undefined;
+  const knowledge = createKnowledgeService({
+    db,
+    bus,
+    dialect: runtime.database.dialect,
+    clock,
+    fetchPage: options.fetchPage ?? pageFetcher,
+    log: app.log,
+    providerEmbedder,
+  });
 
   const engine =
     options.engine ??

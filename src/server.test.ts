@@ -11,7 +11,7 @@ import { usingPostgres } from './testing/test-app.ts';
 
 /** The real entry point as a process: start, serve, and shut down gracefully on SIGTERM. */
 describe('server process', () => {
-  it('serves, refuses a bad configuration by name, and on SIGTERM finishes and flushes the audit log', async () => {
+  it('serves, refuses a bad configuration (a port, an embedding model) by name, and on SIGTERM finishes and flushes the audit log', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'parley-server-'));
     const port = 20000 + Math.floor(Math.random() * 20000);
     const schema = `srv_${randomBytes(5).toString('hex')}`;
@@ -34,6 +34,12 @@ describe('server process', () => {
       const badCode = await new Promise((resolve) => bad.on('exit', resolve));
       assert.equal(badCode, 1);
       assert.match(badOutput, /PORT: expected an integer/);
+
+      const unknownEmbedding = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: { ...env, PARLEY_EMBEDDING_MODEL: 'bogus:x' } });
+      let embeddingOutput = '';
+      unknownEmbedding.stderr.on('data', (chunk) => (embeddingOutput += chunk));
+      assert.equal(await new Promise((resolve) => unknownEmbedding.on('exit', resolve)), 1);
+      assert.match(embeddingOutput, /PARLEY_EMBEDDING_MODEL: expected provider:model with provider openai, mistral or google .*got 'bogus:x'/);
 
       const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
       let serverErrors = '';

@@ -56,4 +56,50 @@ describe('configuration', () => {
       },
     );
   });
+
+  describe('PARLEY_EMBEDDING_MODEL', () => {
+    const embedding = (env: Record<string, string>) => loadConfig(env).embeddingModel;
+
+    it("picks the first pool with a known embedding model when unset, and none for a compatible server's own names", () => {
+      assert.equal(embedding({}), undefined);
+      assert.deepEqual(embedding({ OPENAI_API_KEY: 'sk-x', MISTRAL_API_KEY: 'm' }), { provider: 'openai', modelId: 'text-embedding-3-small' });
+      assert.deepEqual(embedding({ MISTRAL_API_KEY: 'm', GOOGLE_GENERATIVE_AI_API_KEY: 'g' }), { provider: 'mistral', modelId: 'mistral-embed' });
+      assert.deepEqual(embedding({ GOOGLE_GENERATIVE_AI_API_KEY: 'g', ANTHROPIC_API_KEY: 'a' }), { provider: 'google', modelId: 'gemini-embedding-001' });
+      assert.equal(embedding({ ANTHROPIC_API_KEY: 'a' }), undefined, 'Anthropic has no embedding model');
+      assert.equal(embedding({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }), undefined);
+      assert.equal(embedding({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_API_KEY: 'sk-x' }), undefined);
+    });
+
+    it('takes provider:model (model ids may hold colons) or off', () => {
+      assert.deepEqual(embedding({ PARLEY_EMBEDDING_MODEL: 'openai:text-embedding-3-large', OPENAI_API_KEY: 'sk-x' }), { provider: 'openai', modelId: 'text-embedding-3-large' });
+      assert.deepEqual(embedding({ PARLEY_EMBEDDING_MODEL: 'openai:nomic-embed-text:latest', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }), {
+        provider: 'openai',
+        modelId: 'nomic-embed-text:latest',
+      });
+      assert.deepEqual(embedding({ PARLEY_EMBEDDING_MODEL: 'google:gemini-embedding-001', GOOGLE_GENERATIVE_AI_API_KEY: 'g' }), { provider: 'google', modelId: 'gemini-embedding-001' });
+      assert.equal(embedding({ PARLEY_EMBEDDING_MODEL: 'off', OPENAI_API_KEY: 'sk-x' }), undefined);
+    });
+
+    it('refuses an unknown provider, a missing model, Anthropic, and a provider without its key, with the other problems', () => {
+      const problems = (env: Record<string, string>) => {
+        try {
+          loadConfig(env);
+        } catch (err) {
+          assert.ok(err instanceof ConfigError);
+          return err.problems;
+        }
+        assert.fail('the configuration was accepted');
+      };
+      const [bogus] = problems({ PARLEY_EMBEDDING_MODEL: 'bogus:x', OPENAI_API_KEY: 'sk-x' });
+      assert.equal(bogus, "PARLEY_EMBEDDING_MODEL: expected provider:model with provider openai, mistral or google (e.g. openai:text-embedding-3-small), or off; got 'bogus:x'");
+      assert.match(problems({ PARLEY_EMBEDDING_MODEL: 'text-embedding-3-small', OPENAI_API_KEY: 'sk-x' })[0]!, /^PARLEY_EMBEDDING_MODEL: expected provider:model/);
+      assert.match(problems({ PARLEY_EMBEDDING_MODEL: 'openai:', OPENAI_API_KEY: 'sk-x' })[0]!, /^PARLEY_EMBEDDING_MODEL: expected provider:model/);
+      assert.match(problems({ PARLEY_EMBEDDING_MODEL: 'anthropic:claude', ANTHROPIC_API_KEY: 'a' })[0]!, /^PARLEY_EMBEDDING_MODEL: Anthropic has no embedding model/);
+      assert.deepEqual(problems({ PARLEY_EMBEDDING_MODEL: 'mistral:mistral-embed', OPENAI_API_KEY: 'sk-x' }), ["PARLEY_EMBEDDING_MODEL: 'mistral:mistral-embed' needs MISTRAL_API_KEY to be set"]);
+      assert.match(problems({ PARLEY_EMBEDDING_MODEL: 'openai:text-embedding-3-small' })[0]!, /needs OPENAI_API_KEY or OPENAI_BASE_URL/);
+      assert.match(problems({ PARLEY_EMBEDDING_MODEL: 'google:gemini-embedding-001' })[0]!, /needs GOOGLE_GENERATIVE_AI_API_KEY/);
+      const both = problems({ PARLEY_EMBEDDING_MODEL: 'bogus:x', PORT: 'eighty' });
+      assert.ok(both.some((p) => p.startsWith('PORT:')) && both.some((p) => p.startsWith('PARLEY_EMBEDDING_MODEL:')), 'reported with the others');
+    });
+  });
 });

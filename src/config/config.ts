@@ -16,6 +16,16 @@ export interface ProviderPool {
   mistralApiKey?: string;
 }
 
+/** The providers with an embedding model Parley can use (Anthropic has none). */
+export const EMBEDDING_PROVIDERS = ['openai', 'mistral', 'google'] as const;
+export type EmbeddingProvider = (typeof EMBEDDING_PROVIDERS)[number];
+
+/** The provider embedding model that passages and questions are embedded with (PARLEY_EMBEDDING_MODEL). */
+export interface EmbeddingModelChoice {
+  provider: EmbeddingProvider;
+  modelId: string;
+}
+
 export interface RateLimits {
   keyPerMin: number;
   ipPerMin: number;
@@ -54,6 +64,8 @@ export interface Config {
   trustProxy: TrustProxy;
   providerTimeoutMs: number;
   providers: ProviderPool;
+  /** Unset: retrieval uses full text and `parley-local`'s offline vectors only. */
+  embeddingModel?: EmbeddingModelChoice;
   secretKey?: string;
   /** log2 of scrypt's cost parameter N. */
   passwordHashCost: number;
@@ -135,12 +147,53 @@ export function loadConfig(env: Env = process.env): Config {
     auditFlushMs: read.int('PARLEY_AUDIT_FLUSH_MS', 200, 10),
   };
 
+  config.embeddingModel = readEmbeddingModel(read.optional('PARLEY_EMBEDDING_MODEL'), config.providers, problems);
+
   if (config.secretKey && !parseMasterKey(config.secretKey)) {
     problems.push('PARLEY_SECRET_KEY: expected 32 bytes as 64 hex characters or base64/base64url');
   }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * PARLEY_EMBEDDING_MODEL: `provider:model` or `off`. Unset picks the first pool with a known
+ * embedding model: OpenAI (only without OPENAI_BASE_URL, since a compatible server names its
+ * embedding models its own way), then Mistral, then Google. A named model whose provider has no
+ * key (or, for OpenAI, no base URL either) is a problem, not a silent fallback.
+ */
+function readEmbeddingModel(raw: string | undefined, pool: ProviderPool, problems: string[]): EmbeddingModelChoice | undefined {
+  if (raw === undefined) {
+    if (pool.openaiApiKey && !pool.openaiBaseUrl) return { provider: 'openai', modelId: 'text-embedding-3-small' };
+    if (pool.mistralApiKey) return { provider: 'mistral', modelId: 'mistral-embed' };
+    if (pool.googleApiKey) return { provider: 'google', modelId: 'gemini-embedding-001' };
+    return undefined;
+  }
+  if (raw.toLowerCase() === 'off') return undefined;
+  // Split at the first colon only: model ids may hold colons of their own (Ollama's `name:tag`).
+  const colon = raw.indexOf(':');
+  const provider = colon > 0 ? raw.slice(0, colon).trim().toLowerCase() : '';
+  const modelId = colon > 0 ? raw.slice(colon + 1).trim() : '';
+  if (provider === 'anthropic') {
+    problems.push(`PARLEY_EMBEDDING_MODEL: Anthropic has no embedding model; use openai, mistral or google, or off (got '${raw}')`);
+    return undefined;
+  }
+  if (!(EMBEDDING_PROVIDERS as readonly string[]).includes(provider) || !modelId) {
+    problems.push(`PARLEY_EMBEDDING_MODEL: expected provider:model with provider openai, mistral or google (e.g. openai:text-embedding-3-small), or off; got '${raw}'`);
+    return undefined;
+  }
+  const choice = { provider: provider as EmbeddingProvider, modelId };
+  const missing = {
+    openai: pool.openaiApiKey || pool.openaiBaseUrl ? undefined : 'OPENAI_API_KEY or OPENAI_BASE_URL',
+    mistral: pool.mistralApiKey ? undefined : 'MISTRAL_API_KEY',
+    google: pool.googleApiKey ? undefined : 'GOOGLE_GENERATIVE_AI_API_KEY',
+  }[choice.provider];
+  if (missing) {
+    problems.push(`PARLEY_EMBEDDING_MODEL: '${raw}' needs ${missing} to be set`);
+    return undefined;
+  }
+  return choice;
 }
 
 /** Reads typed values from the environment and records a problem naming the variable for each bad one. */

@@ -1,7 +1,8 @@
 /**
  * Test support: a small OpenAI-compatible server on 127.0.0.1 that answers
  * `POST /v1/chat/completions` with real chat-completion SSE chunks (or a chosen failure) and
- * records every request.
+ * `POST /v1/embeddings` with deterministic bag-of-words vectors in OpenAI's wire format, and records
+ * every request.
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -25,13 +26,71 @@ export type FakeBehaviour =
   /** Sends the headers and these chunks, then goes quiet. */
   | { kind: 'stall'; chunks: string[] };
 
+export type FakeEmbeddingBehaviour =
+  /**
+   * Each word, after `synonyms` (word → the word it stands for), hashed into one of 64 signed
+   * dimensions: texts are near when they share words or synonyms, so a test decides what "means" what.
+   */
+  | { kind: 'vectors'; synonyms?: Record<string, string> }
+  /** Answers a failure status with an OpenAI-style error body. */
+  | { kind: 'status'; status: number; message: string }
+  /** Never answers. */
+  | { kind: 'silent' };
+
 export interface FakeOpenAiServer {
   /** `http://127.0.0.1:PORT/v1`, for OPENAI_BASE_URL. */
   baseUrl: string;
   requests: RecordedRequest[];
-  /** What the next requests get (until changed). */
+  /** What the next chat completion requests get (until changed). */
   behave(behaviour: FakeBehaviour): void;
+  /** What the next embedding requests get (until changed; vectors without synonyms at first). */
+  behaveEmbeddings(behaviour: FakeEmbeddingBehaviour): void;
   close(): Promise<void>;
+}
+
+/** Dimensions of the fake embeddings. */
+export const FAKE_EMBEDDING_DIMS = 64;
+
+// Left out of the fake embeddings, so that questions do not look alike for their grammar alone.
+const FAKE_STOP_WORDS = new Set(
+  'a an the is are was were be been of to in on at by for from with and or not do does did i me my we our you your it its this that what which who how when where why can'.split(' '),
+);
+
+/** The fake server's embedding of a text: deterministic, unit length unless the text has no word. */
+export function fakeEmbedding(text: string, synonyms: Record<string, string> = {}): number[] {
+  const vector = new Array<number>(FAKE_EMBEDDING_DIMS).fill(0);
+  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (!raw || FAKE_STOP_WORDS.has(raw)) continue;
+    const word = synonyms[raw] ?? raw;
+    // FNV-1a: a stable hash, so a word always lands in the same dimension with the same sign.
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), 0x01000193) >>> 0;
+    vector[hash % FAKE_EMBEDDING_DIMS]! += (hash >>> 16) & 1 ? 1 : -1;
+  }
+  const norm = Math.hypot(...vector);
+  return norm > 0 ? vector.map((x) => x / norm) : vector;
+}
+
+function sendError(res: http.ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message, type: 'invalid_request_error', code: null } }));
+}
+
+/** `POST /v1/embeddings` as OpenAI answers it: `{object: 'list', data: [{object: 'embedding', index, embedding}], model, usage}`. */
+function answerEmbeddings(body: any, behaviour: FakeEmbeddingBehaviour, res: http.ServerResponse): void {
+  if (behaviour.kind === 'silent') return;
+  if (behaviour.kind === 'status') return sendError(res, behaviour.status, behaviour.message);
+  const input: unknown = typeof body?.input === 'string' ? [body.input] : body?.input;
+  if (typeof body?.model !== 'string' || !Array.isArray(input) || input.length === 0 || !input.every((x) => typeof x === 'string')) {
+    return sendError(res, 400, "'model' and 'input' (a string or an array of strings) are required");
+  }
+  if (body.encoding_format !== undefined && body.encoding_format !== 'float') {
+    return sendError(res, 400, 'this fake server sends floats only');
+  }
+  const texts = input as string[];
+  const words = texts.reduce((n, text) => n + text.split(/\s+/).filter(Boolean).length, 0);
+  const data = texts.map((text, index) => ({ object: 'embedding', index, embedding: fakeEmbedding(text, behaviour.synonyms) }));
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: words, total_tokens: words } }));
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -45,6 +104,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   let behaviour: FakeBehaviour = { kind: 'stream', chunks: ['Hello', ' there'] };
+  let embeddingBehaviour: FakeEmbeddingBehaviour = { kind: 'vectors' };
   let nextId = 1;
 
   const server = http.createServer(async (req, res) => {
@@ -57,18 +117,14 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
       body = raw;
     }
     requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found', type: 'invalid_request_error' } }));
-      return;
-    }
+    if (req.method === 'POST' && req.url === '/v1/embeddings') return answerEmbeddings(body, embeddingBehaviour, res);
+    if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return sendError(res, 404, 'not found');
     const current = behaviour;
     const id = `chatcmpl-${nextId++}`;
     const model = typeof body?.model === 'string' ? body.model : 'unknown';
     switch (current.kind) {
       case 'status':
-        res.writeHead(current.status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: current.message, type: 'invalid_request_error', code: null } }));
-        return;
+        return sendError(res, current.status, current.message);
       case 'silent':
         return;
       default: {
@@ -101,6 +157,9 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     requests,
     behave(next) {
       behaviour = next;
+    },
+    behaveEmbeddings(next) {
+      embeddingBehaviour = next;
     },
     async close() {
       for (const socket of sockets) socket.destroy();

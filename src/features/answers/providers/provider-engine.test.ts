@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ProviderPool } from '../../../config/config.ts';
-import { AnswerError, type AnswerBot, type AnswerEngine, type AnswerRequest, type RetrievedPassage, type Retriever } from '../answers.types.ts';
+import { AnswerError, type AnswerBot, type AnswerEngine, type AnswerRequest, type RetrievedPassage, type Retriever, type SearchOptions } from '../answers.types.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from './fake-openai-server.ts';
 import { createProviderEngine, NO_KEY_PLACEHOLDER, PASSAGE_LIMIT, resolveModelTarget } from './provider-engine.ts';
 import { CONFIDENTIALITY_GUARDRAIL, OPEN_GUARDRAIL, STRICT_GUARDRAIL } from './prompts.ts';
@@ -33,10 +33,10 @@ const PASSAGES: RetrievedPassage[] = [
 ];
 
 function fakeRetriever(passages: RetrievedPassage[] = PASSAGES) {
-  const calls: { botId: string; query: string; limit: number }[] = [];
+  const calls: { botId: string; query: string; limit: number; options?: SearchOptions }[] = [];
   const retriever: Retriever = {
-    async search(botId, query, limit) {
-      calls.push({ botId, query, limit });
+    async search(botId, query, limit, options) {
+      calls.push({ botId, query, limit, options });
       return passages;
     },
   };
@@ -128,7 +128,8 @@ describe('the LLM engine against an OpenAI-compatible server', () => {
       { title: 'Shipping policy', url: 'https://kestrel.example/shipping' },
       { title: 'Returns FAQ', url: '' },
     ]);
-    assert.deepEqual(calls, [{ botId: 'bot-1', query: '¿Cuánto cuesta el envío?', limit: PASSAGE_LIMIT }]);
+    // Passages found by meaning too: the provider's embeddings, when configured.
+    assert.deepEqual(calls, [{ botId: 'bot-1', query: '¿Cuánto cuesta el envío?', limit: PASSAGE_LIMIT, options: { providerEmbeddings: true } }]);
   });
 
   it('sends the system instructions, guardrails, language rule, passages with titles, the whole history and the question', async () => {

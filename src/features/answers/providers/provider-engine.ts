@@ -61,12 +61,16 @@ export async function resolveModelTarget(
   }
 }
 
+// A model reads passages found by meaning as well as by words, so the provider's embeddings (when
+// configured) are worth their network call here; parley-local quotes by words and goes without.
+const SEARCH_OPTIONS = { providerEmbeddings: true } as const;
+
 /** Passages for the question; a follow-up that finds nothing is retried with the previous question. */
 async function retrievePassages(retriever: Retriever, request: AnswerRequest): Promise<RetrievedPassage[]> {
-  const found = await retriever.search(request.bot.id, request.question, PASSAGE_LIMIT);
+  const found = await retriever.search(request.bot.id, request.question, PASSAGE_LIMIT, SEARCH_OPTIONS);
   if (found.length > 0) return found;
   const previous = [...request.history].reverse().find((turn) => turn.role === 'user');
-  return previous ? retriever.search(request.bot.id, `${previous.content} ${request.question}`, PASSAGE_LIMIT) : found;
+  return previous ? retriever.search(request.bot.id, `${previous.content} ${request.question}`, PASSAGE_LIMIT, SEARCH_OPTIONS) : found;
 }
 
 /** The distinct sources of the passages, in passage order. */

@@ -1,6 +1,7 @@
 /**
- * Turns whatever a provider call threw into an `AnswerError` whose message names the provider's
- * problem (rejected key, rate limit, failure status, broken stream, silence) and never a key.
+ * Turns whatever a provider call threw into an `AnswerError` (or, for embeddings, a plain `Error`)
+ * whose message names the provider's problem (rejected key, rate limit, failure status, broken
+ * stream, silence) and never a key.
  */
 import { APICallError, RetryError } from 'ai';
 import { AnswerError } from '../answers.types.ts';
@@ -85,4 +86,26 @@ export function toAnswerError(error: unknown, context: FailureContext): AnswerEr
   const detail = APICallError.isInstance(cause) && cause.cause ? cause.cause : cause;
   if (context.midStream) return new AnswerError(`${label} broke off the answer: ${clean(causeText(detail))}`, 'provider_error');
   return new AnswerError(`${label} could not be reached or sent an unusable answer: ${clean(causeText(detail))}`, 'provider_error');
+}
+
+/**
+ * The error for a failed embedding call. It carries no `cause`: the AI SDK's error holds the request
+ * body (passages' text) and the provider's response, which may echo the key, and it gets logged.
+ */
+export function toEmbeddingError(
+  error: unknown,
+  context: Pick<FailureContext, 'provider' | 'modelId' | 'secrets'> & { aborted: boolean },
+): Error {
+  const clean = (text: string) => redactSecrets(text, context.secrets);
+  const what = `${providerLabel(context.provider)} could not embed with '${clean(context.modelId)}'`;
+  if (context.aborted) return new Error(`${what}: no answer in time, or the call was cancelled`);
+  const cause = RetryError.isInstance(error) ? error.lastError : error;
+  if (APICallError.isInstance(cause) && cause.statusCode !== undefined && cause.statusCode >= 400) {
+    const status = cause.statusCode;
+    if (status === 401 || status === 403) return new Error(`${what}: the API key was rejected (HTTP ${status})`);
+    if (status === 429) return new Error(`${what}: rate limit or quota reached (HTTP 429)`);
+    return new Error(`${what}: HTTP ${status}: ${clean(cause.message)}`);
+  }
+  const detail = APICallError.isInstance(cause) && cause.cause ? cause.cause : cause;
+  return new Error(`${what}: ${clean(causeText(detail))}`);
 }
