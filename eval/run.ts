@@ -71,9 +71,9 @@ async function openRealKnowledge() {
 }
 
 /** The phrase language a fixed reply is written in, if it is one of the engine's phrases. */
-function phraseLanguage(text: string): PhraseLanguage | null {
+function phraseLanguage(text: string, botName: string): PhraseLanguage | null {
   for (const [language, p] of Object.entries(PHRASES)) {
-    if ([p.dontKnow, p.greeting, p.thanks, p.goodbye].some((phrase) => text.startsWith(phrase))) return language as PhraseLanguage;
+    if ([p.dontKnow, p.greeting, p.thanks, p.goodbye, p.identity(botName)].some((phrase) => text.startsWith(phrase))) return language as PhraseLanguage;
   }
   return null;
 }
@@ -122,7 +122,7 @@ async function evaluateBusiness(business: Business, stack: Awaited<ReturnType<ty
       sources = stream.sources();
     }
     const refused = sources.length === 0 && isRefusal(text);
-    const fixed = sources.length === 0 ? phraseLanguage(text) : null;
+    const fixed = sources.length === 0 ? phraseLanguage(text, bot.name) : null;
     // Quoted knowledge is in the documents' language; the engine's own phrases must be in the visitor's.
     const wrongLanguage = fixed !== null ? fixed !== question.language : sources.length === 0 && (detectLanguage(text) ?? question.language) !== question.language;
     const got = refused ? 'refusal' : sources.length ? `[${sources[0]!.title}] ${short(text)}` : `(no source) ${short(text)}`;

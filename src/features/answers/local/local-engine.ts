@@ -23,7 +23,7 @@ const WORDS_PER_CHUNK = 3;
 export interface LocalAnswer {
   text: string;
   sources: AnswerSource[];
-  kind: 'answer' | 'refusal' | 'greeting' | 'thanks' | 'goodbye';
+  kind: 'answer' | 'refusal' | 'greeting' | 'thanks' | 'goodbye' | 'identity';
   /** For questions: what the answer decision read and its probability. */
   decision?: { evidence?: Evidence; probability: number };
 }
@@ -52,7 +52,11 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   if (smallTalk) {
     const phrases = PHRASES[chooseLanguage(request, smallTalk.language ?? undefined)];
     const text =
-      smallTalk.kind === 'greeting' ? bot.welcome_message.trim() || phrases.greeting : smallTalk.kind === 'thanks' ? phrases.thanks : phrases.goodbye;
+      smallTalk.kind === 'greeting'
+        ? bot.welcome_message.trim() || phrases.greeting
+        : smallTalk.kind === 'identity'
+          ? phrases.identity(bot.name)
+          : phrases[smallTalk.kind];
     return { text, sources: [], kind: smallTalk.kind };
   }
 

@@ -6,7 +6,7 @@ import type { PhraseLanguage } from './phrases.ts';
 
 /** What a small-talk message is, and the language its words belong to (null when shared). */
 export interface SmallTalk {
-  kind: 'greeting' | 'thanks' | 'goodbye';
+  kind: 'greeting' | 'thanks' | 'goodbye' | 'identity';
   language: PhraseLanguage | null;
 }
 
@@ -14,7 +14,7 @@ type Kind = SmallTalk['kind'];
 
 // Written without diacritics: messages are compared folded.
 const EXPRESSIONS: [Kind, PhraseLanguage | null, string[]][] = [
-  ['greeting', 'en', ['hi', 'hello', 'hey', 'hiya', 'howdy', 'greetings', 'good morning', 'good afternoon', 'good evening', 'good day', 'yo', 'hi there', 'hello there', 'hey there', 'how are you', 'how are you doing', 'how is it going', 'whats up', 'sup']],
+  ['greeting', 'en', ['hi', 'hello', 'hey', 'hiya', 'howdy', 'greetings', 'good morning', 'good afternoon', 'good evening', 'good day', 'yo', 'hi there', 'hello there', 'hey there', 'how are you', 'how are you doing', 'how is it going', 'hows it going', 'how is your day', 'hows your day', 'how is your day going', 'hows your day going', 'whats up', 'sup']],
   ['greeting', 'es', ['hola', 'buenos dias', 'buenas tardes', 'buenas noches', 'buenas', 'que tal', 'como estas', 'como esta']],
   ['greeting', 'fr', ['bonjour', 'bonsoir', 'salut', 'coucou', 'ca va', 'comment allez vous', 'comment ca va']],
   ['greeting', 'de', ['hallo', 'guten morgen', 'guten tag', 'guten abend', 'servus', 'moin', 'gruss gott', 'gruezi', 'wie geht es ihnen', 'wie gehts']],
@@ -26,7 +26,13 @@ const EXPRESSIONS: [Kind, PhraseLanguage | null, string[]][] = [
   ['thanks', 'de', ['danke', 'danke schon', 'danke sehr', 'vielen dank', 'besten dank']],
   ['thanks', 'pt', ['obrigado', 'obrigada', 'muito obrigado', 'muito obrigada', 'valeu']],
   ['thanks', 'it', ['grazie', 'grazie mille', 'molte grazie', 'la ringrazio']],
-  ['goodbye', 'en', ['bye', 'goodbye', 'good bye', 'bye bye', 'see you', 'see you later', 'see you soon', 'see ya', 'take care', 'have a nice day', 'have a good day', 'have a great day', 'good night', 'later', 'farewell']],
+  ['goodbye', 'en', ['bye', 'goodbye', 'good bye', 'bye bye', 'see you', 'see you later', 'see you soon', 'see ya', 'take care', 'have a nice day', 'have a good day', 'have a great day', 'have a good one', 'good night', 'later', 'farewell']],
+  ['identity', 'en', ['who are you', 'who am i talking to', 'who am i talking with', 'who am i chatting with', 'who am i chatting to', 'are you a bot', 'are you a robot', 'are you human', 'are you a human', 'are you a real person', 'is this a real person', 'is this a bot', 'is this a real person im talking to', 'am i talking to a bot', 'am i talking to a real person', 'whats your name', 'what is your name']],
+  ['identity', 'es', ['quien eres', 'quien es usted', 'eres un bot', 'eres un robot', 'eres una persona', 'eres una persona real', 'como te llamas']],
+  ['identity', 'fr', ['qui etes vous', 'qui es tu', 'etes vous un robot', 'es tu un robot', 'etes vous un bot', 'es tu un bot', 'etes vous une vraie personne', 'comment vous appelez vous']],
+  ['identity', 'de', ['wer bist du', 'wer sind sie', 'bist du ein bot', 'sind sie ein bot', 'bist du ein roboter', 'sind sie ein roboter', 'bist du ein mensch', 'sind sie ein mensch', 'wie heisst du']],
+  ['identity', 'pt', ['quem es tu', 'quem e voce', 'es um bot', 'e um bot', 'es um robo', 'e um robo', 'es uma pessoa real', 'e uma pessoa real', 'como te chamas']],
+  ['identity', 'it', ['chi sei', 'chi e lei', 'sei un bot', 'sei un robot', 'sei una persona vera', 'sei una persona reale', 'come ti chiami']],
   ['goodbye', 'es', ['adios', 'hasta luego', 'hasta pronto', 'hasta manana', 'chao', 'nos vemos']],
   ['goodbye', 'fr', ['au revoir', 'a bientot', 'bonne journee', 'bonne soiree', 'a plus']],
   ['goodbye', 'de', ['tschuss', 'auf wiedersehen', 'bis bald', 'bis spater', 'schonen tag']],
@@ -39,7 +45,8 @@ const FILLER = new Set(
   `there everyone all team folks guys friend bot again so much very lot a lots great good perfect awesome cool nice ok okay
   that helps helped helpful was is it that s this the for your help all right alright fine oh ah well thats really
   super brilliant excellent wonderful amazing sir madam mate buddy y e et und and muito molto mucho beaucoup tout todo
-  por su sua la ayuda aide hilfe ajuda aiuto you`.split(/\s+/),
+  por su sua la ayuda aide hilfe ajuda aiuto you today fixed needed all i vale dir ihnen tanto tante mille genial perfecto
+  parfait perfekt prima perfeito perfetto o ou or`.split(/\s+/),
 );
 
 const LEXICON = new Map<string, { kind: Kind; language: PhraseLanguage | null }>();
@@ -89,7 +96,7 @@ export function stripGreeting(message: string): string {
 /** The small talk a message consists of, or null when it says anything more (a question, a request). */
 export function recogniseSmallTalk(message: string, botName = ''): SmallTalk | null {
   const tokens = fold(message);
-  if (tokens.length === 0 || tokens.length > 12 || /\?\s*\S/.test(message)) return null;
+  if (tokens.length === 0 || tokens.length > 12 || /\?\s*\S/.test(message.replace(/^[^?]*\b(?:how|hows)\b[^?]*\?\s*/i, ''))) return null;
   const nameWords = new Set(fold(botName));
   const kinds = new Set<Kind>();
   let language: PhraseLanguage | null = null;
@@ -105,6 +112,6 @@ export function recogniseSmallTalk(message: string, botName = ''): SmallTalk | n
     else return null;
   }
   if (kinds.size === 0) return null;
-  const kind: Kind = kinds.has('goodbye') ? 'goodbye' : kinds.has('thanks') ? 'thanks' : 'greeting';
+  const kind: Kind = kinds.has('identity') ? 'identity' : kinds.has('goodbye') ? 'goodbye' : kinds.has('thanks') ? 'thanks' : 'greeting';
   return { kind, language };
 }
