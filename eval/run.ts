@@ -34,6 +34,8 @@ interface Outcome {
   refused: boolean;
   hit?: boolean;
   baselineHit?: boolean;
+  /** What the answer would have been had the engine not been allowed to refuse. */
+  forced?: { hit: boolean; ok: boolean };
   wrongLanguage: boolean;
   got: string;
 }
@@ -133,6 +135,9 @@ async function evaluateBusiness(business: Business, stack: Awaited<ReturnType<ty
       const searchText = [...history.filter((t) => t.role === 'user').map((t) => t.content), question.question].join(' ');
       outcome.baselineHit = sourcesOf(expect).includes(baseline.best(searchText) ?? '');
       outcome.ok = !refused && answers(question, text, sources[0]?.title, titleOf);
+      const forced = await composeLocalAnswer(stack.knowledge.retriever, { bot, question: question.question, history }, { alwaysAnswer: true });
+      const forcedTitles = sourcesOf(expect).map((file) => titleOf.get(file));
+      outcome.forced = { hit: forcedTitles.includes(forced.sources[0]?.title), ok: forced.kind === 'answer' && answers(question, forced.text, forced.sources[0]?.title, titleOf) };
     } else if (expect.kind === 'refusal') {
       outcome.ok = refused;
     } else {
@@ -179,7 +184,9 @@ function report(part: Part, outcomes: Outcome[]): string[] {
   const foreign = answerable.filter((o) => o.question.language !== 'en');
   out.push(line('  not in English', count(foreign, (o) => o.ok), foreign.length));
   out.push(line('Source hit@1 (answerable)', count(answerable, (o) => o.hit === true), answerable.length));
+  out.push(line('  if it never refused', count(answerable, (o) => o.forced?.hit === true), answerable.length));
   out.push(line('  BM25 baseline hit@1 (MiniSearch)', count(answerable, (o) => o.baselineHit === true), answerable.length));
+  out.push(line('Answer accuracy if it never refused', count(answerable, (o) => o.forced?.ok === true), answerable.length));
   out.push(line('Unanswerable questions refused', count(unanswerable, (o) => o.ok), unanswerable.length));
   out.push(line('Answerable questions refused (wrongly)', count(answerable, (o) => o.refused), answerable.length));
   out.push(line('Refusals that were due', count(refusals, (o) => o.question.expect.kind === 'refusal'), refusals.length));
