@@ -4,7 +4,7 @@
  * question asks for; then 1–3 sentences without near-duplicates.
  */
 import type { RetrievedPassage } from '../answers.types.ts';
-import { englishWordVectors } from '../semantic/word-vectors.ts';
+import { dot, englishWordVectors } from '../semantic/word-vectors.ts';
 import { splitUnits } from './sentences.ts';
 import { contentTerms, termOf } from './text.ts';
 
@@ -221,21 +221,26 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): Sco
 /** For each query term, the candidates' words near it in meaning, with their similarity. */
 function nearWords(terms: string[], candidates: Candidate[]): Map<string, number>[] {
   const vectors = englishWordVectors();
-  const vocabulary = new Set<string>();
+  const asked = terms.map((term) => vectors.vectorOf(term));
+  const out = terms.map(() => new Map<string, number>());
+  if (!asked.some(Boolean)) return out;
+  const seen = new Set<string>(terms);
+  const consider = (word: string) => {
+    if (seen.has(word)) return;
+    seen.add(word);
+    const vector = vectors.vectorOf(word);
+    if (!vector) return;
+    asked.forEach((q, i) => {
+      if (!q) return;
+      const similarity = dot(q, vector);
+      if (similarity >= NEAR_SIMILARITY) out[i]!.set(word, similarity);
+    });
+  };
   for (const { unit } of candidates) {
-    for (const t of unit.terms) vocabulary.add(t);
-    for (const t of unit.context) vocabulary.add(t);
+    for (const t of unit.terms) consider(t);
+    for (const t of unit.context) consider(t);
   }
-  return terms.map((term) => {
-    const out = new Map<string, number>();
-    if (!vectors.vectorOf(term)) return out;
-    for (const word of vocabulary) {
-      if (word === term) continue;
-      const similarity = vectors.similarity(term, word);
-      if (similarity >= NEAR_SIMILARITY) out.set(word, similarity);
-    }
-    return out;
-  });
+  return out;
 }
 
 /** IDF of each query term over the candidate units; a term no candidate has weighs most. */
