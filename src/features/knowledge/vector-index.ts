@@ -56,14 +56,23 @@ export function createVectorIndex({ load, now, ttlMs = 60_000 }: VectorIndexDeps
     async nearest(botId: string, model: string, query: Float32Array, limit: number, minScore: number): Promise<VectorHit[]> {
       const { ids, values, dims } = await matrixOf(botId, model);
       if (dims !== query.length) return [];
+      // The best `limit` kept in order as the rows go by: no sort of every row above the floor.
       const hits: VectorHit[] = [];
+      let floor = minScore;
       for (let row = 0; row < ids.length; row++) {
         let score = 0;
         const base = row * dims;
         for (let d = 0; d < dims; d++) score += values[base + d]! * query[d]!;
-        if (score >= minScore) hits.push({ id: ids[row]!, score });
+        if (score < floor) continue;
+        let at = hits.length;
+        while (at > 0 && hits[at - 1]!.score < score) at--;
+        hits.splice(at, 0, { id: ids[row]!, score });
+        if (hits.length > limit) {
+          hits.pop();
+          floor = hits[hits.length - 1]!.score;
+        }
       }
-      return hits.sort((a, b) => b.score - a.score).slice(0, limit);
+      return hits;
     },
 
     /** Drops the bot's matrices: its knowledge changed. */
