@@ -67,4 +67,24 @@ describe('knowledge: hybrid retrieval (full text and offline embeddings)', () =>
     assert.ok(filled >= 1);
     assert.equal((await vectorRows(bot.id)).length, 1);
   });
+
+  it('marks a passage without any word it knows as embedded (an empty vector), so the back-fill never comes back to it', async () => {
+    const { key, bot } = await botWithKey(t, { scopes: ['read', 'write'] });
+    const res = await t.request('POST', '/api/v1/knowledge', { token: key.key, body: { type: 'text', name: '4711', content: '4711 0815 2024' } });
+    assert.equal(res.status, 200);
+    const { db } = t.runtime.database;
+    const rows = await db.selectFrom('knowledge_vectors').select('vector').where('bot_id', '=', bot.id).execute();
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0]!.vector.byteLength, 0);
+    const missing = await db
+      .selectFrom('knowledge_passages as p')
+      .leftJoin('knowledge_vectors as v', 'v.passage_id', 'p.id')
+      .select('p.id')
+      .where('p.bot_id', '=', bot.id)
+      .where('v.passage_id', 'is', null)
+      .execute();
+    assert.equal(missing.length, 0);
+    // Searching meets the empty vector and skips it.
+    assert.deepEqual(await knowledgeOf(t).retriever.search(bot.id, 'weekend', 3), []);
+  });
 });

@@ -11,7 +11,7 @@ import { isoAt, type Clock } from '../../platform/clock.ts';
 import { ForbiddenError, NotFoundError, UnprocessableError, UpstreamError } from '../../platform/errors.ts';
 import type { Retriever, RetrievedPassage } from '../answers/answers.types.ts';
 import { chunkText } from './chunking.ts';
-import { createLocalEmbedder, embedLocally, encodeVector, LOCAL_EMBEDDING_MODEL, type Embedder } from '../answers/semantic/embeddings.ts';
+import { createLocalEmbedder, encodeVector, type Embedder } from '../answers/semantic/embeddings.ts';
 import { fuseRankings } from './hybrid-ranking.ts';
 import { createVectorIndex } from './vector-index.ts';
 import type { Bus } from '../../platform/bus.ts';
@@ -69,8 +69,9 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
   const vectors = createVectorIndex({ load: (botId, model) => repo.botVectors(db, botId, model), now: () => clock.now() });
   bus?.subscribe(BOT_CHANGED, (message) => {
     const change = message as BotChanged;
-    if (change.deleted) fullText.unindexBot(db, change.botId).catch((err: unknown) => log?.error({ err }, 'knowledge: index clean-up failed'));
-    if (change.deleted) vectors.forget(change.botId);
+    if (!change.deleted) return;
+    fullText.unindexBot(db, change.botId).catch((err: unknown) => log?.error({ err }, 'knowledge: index clean-up failed'));
+    vectors.forget(change.botId);
   });
   bus?.subscribe(KNOWLEDGE_CHANGED, (message) => vectors.forget((message as { botId: string }).botId));
   const background = new Set<Promise<void>>();
@@ -94,19 +95,22 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
   /** What an embedding of a passage reads: where it sits and what it says. */
   const embeddingText = (p: { title: string; heading: string; body: string }) => `${p.title}\n${p.heading}\n${p.body}`;
 
+  /**
+   * The rows of an embedder's vectors for these passages. A passage it has nothing to say about gets
+   * an empty vector, so that it counts as done: the back-fill would otherwise meet it first again and
+   * again and never reach the passages after it.
+   */
+  async function embedPassages(embedder: Embedder, passages: { id: string; bot_id: string; title: string; heading: string; body: string }[], signal?: AbortSignal) {
+    const embedded = await embedder.embed(passages.map(embeddingText), signal);
+    return passages.map((p, i) => ({ passage_id: p.id, model: embedder.model, bot_id: p.bot_id, vector: encodeVector(embedded[i] ?? new Float32Array(0)) }));
+  }
+
   /** Stores the source's text, its passages and their offline embeddings in one transaction. */
   async function saveContent(trx: Db, source: { id: string; bot_id: string; name: string }, text: string): Promise<void> {
     const passages = chunkText(text).map((p) => ({ id: randomUUID(), heading: p.heading, body: p.text }));
     await repo.updateSource(trx, source.id, { content: text, char_count: text.length, updated_at: now() });
     await repo.replacePassages(trx, fullText, { id: source.id, bot_id: source.bot_id, title: source.name }, passages);
-    const embedded = await localEmbedder.embed(passages.map((p) => embeddingText({ title: source.name, ...p })));
-    await repo.insertVectors(
-      trx,
-      passages.flatMap((p, i) => {
-        const vector = embedded[i];
-        return vector ? [{ passage_id: p.id, model: localEmbedder.model, bot_id: source.bot_id, vector: encodeVector(vector) }] : [];
-      }),
-    );
+    await repo.insertVectors(trx, await embedPassages(localEmbedder, passages.map((p) => ({ ...p, bot_id: source.bot_id, title: source.name }))));
     compactSoon();
   }
 
@@ -126,19 +130,13 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
     for (let batch = 0; batch < maxBatches; batch++) {
       const passages = await repo.passagesWithoutVectors(db, embedder.model, EMBED_BATCH);
       if (passages.length === 0) break;
-      const embedded = await embedder.embed(passages.map(embeddingText));
-      const rows = passages.flatMap((p, i) => {
-        const vector = embedded[i];
-        return vector ? [{ passage_id: p.id, model: embedder.model, bot_id: p.bot_id, vector: encodeVector(vector) }] : [];
-      });
+      const rows = await embedPassages(embedder, passages);
       // Passages deleted meanwhile make the insert fail on its foreign key: the next round skips them.
       await repo.insertVectors(db, rows).catch(async () => {
         for (const row of rows) await repo.insertVectors(db, [row]).catch(() => undefined);
       });
       for (const botId of new Set(rows.map((r) => r.bot_id))) vectors.forget(botId);
       done += rows.length;
-      // Passages the embedder has nothing to say about would be asked for again and again.
-      if (rows.length === 0) break;
     }
     return done;
   }
@@ -239,10 +237,10 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
   const retriever: Retriever = {
     async search(botId, query, limit, options = {}): Promise<RetrievedPassage[]> {
       const wide = limit * 2;
-      const localQuery = embedLocally(query);
+      const [localQuery] = await localEmbedder.embed([query]);
       const [lexical, local, provider] = await Promise.all([
         fullText.search(db, botId, queryTerms(query), wide),
-        localQuery ? vectors.nearest(botId, LOCAL_EMBEDDING_MODEL, localQuery, wide, LOCAL_MIN_SIMILARITY) : [],
+        localQuery ? vectors.nearest(botId, localEmbedder.model, localQuery, wide, LOCAL_MIN_SIMILARITY) : [],
         options.providerEmbeddings && providerEmbedder
           ? providerQueryVector(query).then((v) => (v ? vectors.nearest(botId, providerEmbedder.model, v, wide, PROVIDER_MIN_SIMILARITY) : []))
           : [],

@@ -30,7 +30,8 @@ export function createVectorIndex({ load, now, ttlMs = 60_000 }: VectorIndexDeps
   const keyOf = (botId: string, model: string) => `${botId}\u0000${model}`;
 
   async function build(botId: string, model: string): Promise<Matrix> {
-    const rows = await load(botId, model);
+    // Empty vectors mark passages the model had nothing to say about.
+    const rows = (await load(botId, model)).filter((r) => r.vector.byteLength > 0);
     const vectors = rows.map((r) => decodeVector(r.vector));
     const dims = vectors[0]?.length ?? 0;
     const values = new Float32Array(rows.length * dims);

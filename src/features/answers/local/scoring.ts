@@ -55,7 +55,7 @@ export interface Scoring {
 }
 
 /** Query terms weighing at least this are topic words (light words and earlier turns' light words are not). */
-export const TOPIC_WEIGHT = 0.5;
+const TOPIC_WEIGHT = 0.5;
 
 // The retrieval rank counts: the fused full-text and meaning ranking knows the passage as a whole.
 const RANK_BONUS = 0.2;

@@ -33,8 +33,8 @@ export function embedLocally(text: string, vectors: WordVectors = englishWordVec
   return found === 0 ? null : normalised(sum);
 }
 
-/** `parley-local`'s embedder: synchronous work behind the common interface. */
-export function createLocalEmbedder(vectors?: WordVectors): Embedder {
+/** `parley-local`'s embedder: synchronous work behind the common interface (the vectors are read now, at start-up, not on the first question). */
+export function createLocalEmbedder(vectors: WordVectors = englishWordVectors()): Embedder {
   return {
     model: LOCAL_EMBEDDING_MODEL,
     async embed(texts) {

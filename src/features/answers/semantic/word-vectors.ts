@@ -20,8 +20,6 @@ export interface WordVectors {
    * inverse frequency): near 0 for the most common words, near 1 for rare ones.
    */
   weightOf(term: string): number;
-  /** Cosine similarity of two terms' vectors (0 when either is unknown). */
-  similarity(a: string, b: string): number;
 }
 
 let loaded: WordVectors | undefined;
@@ -58,23 +56,10 @@ export function readWordVectors(file: Buffer): WordVectors {
     const p = 1 / ((i + 1) * harmonic);
     byTerm.set(term, { vector, weight: SIF_A / (SIF_A + p) });
   }
-  const similarities = new Map<string, number>();
   return {
     dims,
     vectorOf: (term) => byTerm.get(term)?.vector,
     weightOf: (term) => byTerm.get(term)?.weight ?? 1,
-    similarity(a, b) {
-      if (a === b) return 1;
-      const key = a < b ? `${a}\u0000${b}` : `${b}\u0000${a}`;
-      let s = similarities.get(key);
-      if (s !== undefined) return s;
-      const va = byTerm.get(a)?.vector;
-      const vb = byTerm.get(b)?.vector;
-      s = va && vb ? dot(va, vb) : 0;
-      if (similarities.size > 200_000) similarities.clear();
-      similarities.set(key, s);
-      return s;
-    },
   };
 }
 
