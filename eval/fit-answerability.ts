@@ -1,8 +1,10 @@
 /**
  * Fits the answerability model (`src/features/answers/local/answerability-model.ts`) by logistic
  * regression on the development part: each answerable or unanswerable question gives the evidence
- * of the answer the engine would give if it always answered, labelled 1 when that answer is right
- * and 0 otherwise (unanswerable questions always 0). The held-out part never enters the fit.
+ * of the answer the engine would give if it always answered, labelled 1 when the knowledge answers
+ * the question and 0 when it does not. The two classes weigh the same in the loss, whatever their
+ * counts, so that 0.5 means the two errors (refusing an answerable question, answering an
+ * unanswerable one) are treated alike. The held-out part never enters the fit.
  */
 import fs from 'node:fs';
 import { EVIDENCE_FEATURES, type Evidence } from '../src/features/answers/local/answerability.ts';
@@ -12,7 +14,6 @@ export interface Sample {
   label: 0 | 1;
 }
 
-// Unweighted log loss: the fitted probability is that of a right answer, so 0.5 means "more likely right than wrong".
 const ITERATIONS = 20_000;
 const LEARNING_RATE = 0.5;
 const L2 = 0.002;
@@ -23,12 +24,14 @@ export function fitLogistic(samples: Sample[]): number[] {
   const n = EVIDENCE_FEATURES.length;
   const w = new Array(n + 1).fill(0);
   const rows = samples.map((s) => [...EVIDENCE_FEATURES.map((f) => s.evidence[f]), 1]);
+  const positives = samples.filter((s) => s.label === 1).length;
+  const classWeight = [samples.length / (2 * Math.max(1, samples.length - positives)), samples.length / (2 * Math.max(1, positives))];
   for (let it = 0; it < ITERATIONS; it++) {
     const grad = new Array(n + 1).fill(0);
     rows.forEach((x, r) => {
       const z = x.reduce((acc, v, i) => acc + v * w[i], 0);
       const p = 1 / (1 + Math.exp(-z));
-      const err = p - samples[r]!.label;
+      const err = (p - samples[r]!.label) * classWeight[samples[r]!.label]!;
       for (let i = 0; i <= n; i++) grad[i] += err * x[i]!;
     });
     for (let i = 0; i <= n; i++) w[i] -= LEARNING_RATE * (grad[i] / rows.length + (i < n ? L2 * w[i] : 0));
