@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import cookie from '@fastify/cookie';
 import type { Runtime } from './runtime.ts';
 import type { Principal } from './platform/auth/principal.ts';
-import { installHttpRules, requestIdFor } from './platform/http-rules.ts';
+import { answerClientError, answerFrameworkError, installHttpRules, requestIdFor } from './platform/http-rules.ts';
 import { validatorCompiler } from './platform/validation.ts';
 import { installAuth } from './platform/auth/auth.ts';
 import { createRateLimiter } from './platform/rate-limit/rate-limiter.ts';
@@ -75,8 +75,16 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     // Fastify also takes a hop count, which its types omit.
     trustProxy: config.trustProxy as boolean | string,
     bodyLimit: 1024 * 1024,
-    return503OnClosing: true,
+    // http-rules.ts answers while closing, before routing and for unparsable bytes, in the one error contract.
+    return503OnClosing: false,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     forceCloseConnections: 'idle',
+    // Slow clients (slow-loris): Node answers 408 and closes once the headers or the whole request
+    // take too long, checked every second; an event stream has been received whole and is not cut.
+    requestTimeout: config.httpTimeouts.requestMs,
+    keepAliveTimeout: config.httpTimeouts.keepAliveMs,
+    http: { headersTimeout: Math.min(config.httpTimeouts.headersMs, config.httpTimeouts.requestMs), connectionsCheckingInterval: 1000 },
   });
   app.setValidatorCompiler(validatorCompiler);
   // No per-request hooks: the auth layer reads the session cookie when it needs it and the auth

@@ -54,6 +54,8 @@ export interface Config {
   sessionSweepMs: number;
   /** How often an open event stream sends a keep-alive comment. */
   sseHeartbeatMs: number;
+  /** Slow clients: time to send the headers, the whole request, and idle time between requests on a kept-alive connection. */
+  httpTimeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
   /** How long a signed media URL stays valid. */
   mediaUrlTtlSec: number;
   webhookRetryDelaysSec: number[];
@@ -126,6 +128,11 @@ export function loadConfig(env: Env = process.env): Config {
     sessionIdleMinutes: read.number('PARLEY_SESSION_IDLE_MINUTES', 30, 0.001),
     sessionSweepMs: read.int('PARLEY_SESSION_SWEEP_MS', 15000, 10),
     sseHeartbeatMs: read.int('PARLEY_SSE_HEARTBEAT_MS', 15000, 10),
+    httpTimeouts: {
+      headersMs: read.int('PARLEY_HEADERS_TIMEOUT_MS', 10000, 100),
+      requestMs: read.int('PARLEY_REQUEST_TIMEOUT_MS', 60000, 100),
+      keepAliveMs: read.int('PARLEY_KEEP_ALIVE_TIMEOUT_MS', 10000, 100),
+    },
     mediaUrlTtlSec: read.int('PARLEY_MEDIA_URL_TTL', 86400, 1),
     webhookRetryDelaysSec: read.numberList('PARLEY_WEBHOOK_RETRY_DELAYS', [1, 5, 30, 300, 1800, 7200, 28800]),
     webhookTimeoutMs: read.int('PARLEY_WEBHOOK_TIMEOUT_MS', 10000, 1),

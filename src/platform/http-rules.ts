@@ -1,11 +1,14 @@
 /**
  * Rules every response obeys: security headers, request ids, `{detail}` error bodies, 404 and 405,
- * and control characters stripped from text fields.
+ * and control characters stripped from text fields. They hold for every answer the port gives,
+ * including those made before routing (`frameworkErrors`), for bytes Node's parser refuses
+ * (`clientErrorHandler`) and while the service shuts down.
  */
-import type { IncomingMessage } from 'node:http';
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import FindMyWay from 'find-my-way';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { DomainError } from './errors.ts';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, ValidationError } from './errors.ts';
 import { describeValidationError } from './validation.ts';
 import { timeOrderedUuid } from './ids.ts';
 
@@ -27,25 +30,123 @@ export function requestIdFor(req: IncomingMessage): string {
 // Everything below U+0020 except tab and newline, plus DEL and the C1 controls.
 const CONTROL_CHARS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
 
-/** Removes control characters (keeping newline and tab) from every string in a JSON value. */
+/**
+ * Removes control characters (keeping newline and tab) from every string in a parsed JSON body, in
+ * place. A loop over an explicit stack, not recursion: the body is the client's to shape.
+ */
 export function stripControlChars<T>(value: T): T {
   if (typeof value === 'string') return value.replace(CONTROL_CHARS, '') as T;
-  if (Array.isArray(value)) return value.map(stripControlChars) as T;
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = stripControlChars(v);
-    return out as T;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const container = pending.pop();
+    if (container === null || typeof container !== 'object') continue;
+    const record = container as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const item = record[key];
+      if (typeof item === 'string') record[key] = item.replace(CONTROL_CHARS, '');
+      else if (item !== null && typeof item === 'object') pending.push(item);
+    }
   }
   return value;
+}
+
+/** Deepest nesting of arrays and objects a JSON body may have. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * True when the JSON text nests arrays and objects deeper than `limit`. One pass over the
+ * characters, skipping strings, so that no parser or walker meets a body built to exhaust the stack.
+ */
+export function jsonNestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/** The answer to a request refused before routing (`frameworkErrors`), e.g. a path with broken percent-encoding. */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const detail =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'The request path is not a valid URL (malformed percent-encoding)'
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? 'A path segment is too long'
+        : 'The request could not be routed';
+  void reply
+    .code(400)
+    .headers({ ...SECURITY_HEADERS, 'x-request-id': request.id })
+    .send({ detail });
+}
+
+/**
+ * The answer to bytes Node's HTTP parser refuses (`clientErrorHandler`): the same `{detail}` body
+ * and headers as any other error, then the connection closes, since the rest of what the client
+ * sent on it cannot be read as requests.
+ */
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, detail] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request was not received in time']
+        : [400, 'The request is not valid HTTP'];
+  const body = JSON.stringify({ detail });
+  const headers = {
+    ...SECURITY_HEADERS,
+    'x-request-id': timeOrderedUuid(),
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    connection: 'close',
+  };
+  if (socket.writable) {
+    const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}`).join('\r\n');
+    socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n\r\n${body}`);
+  }
+  // A client that never reads or closes its end does not keep the socket.
+  setTimeout(() => socket.destroy(), 1000).unref();
 }
 
 /** Installs the response rules on the root instance (call before routes are registered). */
 export function installHttpRules(app: FastifyInstance): void {
   const headerNames = Object.keys(SECURITY_HEADERS);
+  // Fastify's own 503 while closing has its own body: answer those requests here instead.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
   app.addHook('onRequest', (request, reply, done) => {
     for (const name of headerNames) reply.header(name, SECURITY_HEADERS[name]);
     reply.header('x-request-id', request.id);
+    if (closing) {
+      reply.code(503).header('connection', 'close').send({ detail: 'The service is shutting down; try again' });
+      return;
+    }
     done();
+  });
+
+  // JSON bodies: Fastify's parser (prototype poisoning refused) behind a nesting limit.
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (jsonNestsDeeperThan(String(body), MAX_JSON_DEPTH)) {
+      done(new ValidationError(`The JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`), undefined);
+      return;
+    }
+    parseJson(request, String(body), done);
   });
 
   app.addHook('preValidation', (request, _reply, done) => {

@@ -75,7 +75,13 @@ export function createKeyService({ db, clock, bus, flushMs, log }: KeyServiceDep
       if (lastUsed.size === 0) return;
       const batch = new Map(lastUsed);
       lastUsed.clear();
-      await db.transaction().execute((trx) => repo.touchKeys(trx, batch));
+      try {
+        await db.transaction().execute((trx) => repo.touchKeys(trx, batch));
+      } catch (err) {
+        // Back unless a newer use arrived meanwhile; the periodic flush retries.
+        for (const [keyId, at] of batch) if (!lastUsed.has(keyId)) lastUsed.set(keyId, at);
+        throw err;
+      }
     },
     log,
   );

@@ -1,10 +1,11 @@
 /** Dashboard knowledge management: crawl schedules of URL sources (and, with extraction, document uploads). */
 import type { FastifyInstance } from 'fastify';
-import multipart from '@fastify/multipart';
+import multipart, { type MultipartFile } from '@fastify/multipart';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { dashboardAccess, principalOf } from '../../platform/auth/auth.ts';
-import { DomainError, UnprocessableError, ValidationError } from '../../platform/errors.ts';
+import { UnprocessableError, ValidationError } from '../../platform/errors.ts';
+import { multipartError } from '../../platform/multipart-errors.ts';
 import { extractText } from './extract/extract-text.ts';
 import { errorResponses } from '../../platform/schemas.ts';
 import { assertTab } from '../auth/roles.ts';
@@ -12,16 +13,14 @@ import type { BotService } from '../bots/bots.service.ts';
 import type { KnowledgeService } from './knowledge.service.ts';
 import { SourceSchema, sourceView } from './knowledge.schemas.ts';
 
-const Params = Type.Object({ bot_id: Type.String({ format: 'uuid' }), source_id: Type.String() });
+const MAX_FIELDS = 10;
 
-class PayloadTooLargeError extends DomainError {
-  override readonly status = 413;
-}
+const Params = Type.Object({ bot_id: Type.String({ format: 'uuid' }), source_id: Type.String() });
 
 export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bots: BotService; maxUploadBytes: number }) {
   return async function (fastify: FastifyInstance) {
     // Registered here, not on the root: its hooks then run only on these routes.
-    await fastify.register(multipart, { limits: { fileSize: deps.maxUploadBytes, files: 1, fields: 10 } });
+    await fastify.register(multipart, { limits: { fileSize: deps.maxUploadBytes, files: 1, fields: MAX_FIELDS } });
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const { knowledge, bots } = deps;
     const tags = ['dashboard: knowledge'];
@@ -63,16 +62,15 @@ export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bo
         assertTab(user, 'knowledge');
         const bot = await bots.getForAccount(user.accountId, request.params.bot_id);
         if (!request.isMultipart()) throw new ValidationError("the body must be multipart/form-data with a 'file' field");
-        const file = await request.file({ limits: { fileSize: deps.maxUploadBytes, files: 1 } });
-        if (!file || file.fieldname !== 'file') throw new ValidationError("field 'file' is required");
+        const limits = { maxBytes: deps.maxUploadBytes, maxFields: MAX_FIELDS };
+        let file: MultipartFile | undefined;
         let body: Buffer;
         try {
+          file = await request.file({ limits: { fileSize: deps.maxUploadBytes, files: 1, fields: MAX_FIELDS } });
+          if (!file || file.fieldname !== 'file') throw new ValidationError("field 'file' is required");
           body = await file.toBuffer();
         } catch (err) {
-          if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-            throw new PayloadTooLargeError(`The file is larger than ${deps.maxUploadBytes} bytes`);
-          }
-          throw err;
+          throw multipartError(err, limits);
         }
         const nameField = file.fields.name;
         const givenName = nameField && 'value' in nameField ? String(nameField.value).trim() : '';

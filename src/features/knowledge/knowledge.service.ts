@@ -41,6 +41,13 @@ export type FetchedPage =
 
 export type PageFetcher = (url: string) => Promise<FetchedPage>;
 
+/** A source's text ready to store: its passages and their offline vector rows. */
+interface PreparedContent {
+  text: string;
+  passages: { id: string; heading: string; body: string }[];
+  vectorRows: { passage_id: string; model: string; bot_id: string; vector: Buffer }[];
+}
+
 export interface KnowledgeServiceDeps {
   db: Db;
   /** Announces bot deletions (the index is cleaned up after them). */
@@ -105,12 +112,22 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
     return passages.map((p, i) => ({ passage_id: p.id, model: embedder.model, bot_id: p.bot_id, vector: encodeVector(embedded[i] ?? new Float32Array(0)) }));
   }
 
-  /** Stores the source's text, its passages and their offline embeddings in one transaction. */
-  async function saveContent(trx: Db, source: { id: string; bot_id: string; name: string }, text: string): Promise<void> {
+  /**
+   * A source's text cut into passages with their offline embeddings, computed before any
+   * transaction opens: SQLite has one writer, and every millisecond spent inside a write transaction
+   * is one that the audit and counter appenders wait for the lock.
+   */
+  async function prepareContent(source: { id: string; bot_id: string; name: string }, text: string): Promise<PreparedContent> {
     const passages = chunkText(text).map((p) => ({ id: randomUUID(), heading: p.heading, body: p.text }));
-    await repo.updateSource(trx, source.id, { content: text, char_count: text.length, updated_at: now() });
-    await repo.replacePassages(trx, fullText, { id: source.id, bot_id: source.bot_id, title: source.name }, passages);
-    await repo.insertVectors(trx, await embedPassages(localEmbedder, passages.map((p) => ({ ...p, bot_id: source.bot_id, title: source.name }))));
+    const vectorRows = await embedPassages(localEmbedder, passages.map((p) => ({ ...p, bot_id: source.bot_id, title: source.name })));
+    return { text, passages, vectorRows };
+  }
+
+  /** Stores prepared content: the source's text, its passages and their embeddings. */
+  async function saveContent(trx: Db, source: { id: string; bot_id: string; name: string }, content: PreparedContent): Promise<void> {
+    await repo.updateSource(trx, source.id, { content: content.text, char_count: content.text.length, updated_at: now() });
+    await repo.replacePassages(trx, fullText, { id: source.id, bot_id: source.bot_id, title: source.name }, content.passages);
+    await repo.insertVectors(trx, content.vectorRows);
     compactSoon();
   }
 
@@ -159,6 +176,7 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
   ): Promise<SourceRow> {
     const id = randomUUID();
     const at = now();
+    const content = fields.text ? await prepareContent({ id, bot_id: botId, name: fields.name }, fields.text) : undefined;
     await db.transaction().execute(async (trx) => {
       await repo.insertSource(trx, {
         id,
@@ -178,7 +196,7 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
         created_at: at,
         updated_at: at,
       });
-      if (fields.text) await saveContent(trx, { id, bot_id: botId, name: fields.name }, fields.text);
+      if (content) await saveContent(trx, { id, bot_id: botId, name: fields.name }, content);
     });
     if (fields.text) knowledgeChanged(botId);
     return (await repo.findSource(db, id))!;
@@ -203,10 +221,11 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
     const page = fetchPage ? await fetchPage(source.url) : ({ ok: false, kind: 'unreachable', detail: 'fetching is not available' } as const);
     const at = now();
     const next = source.crawl_schedule ? isoAt(clock.now() + SCHEDULE_MS[source.crawl_schedule]) : null;
+    const content = page.ok ? await prepareContent(source, page.text) : undefined;
     if (!(await repo.findSource(db, sourceId))) return; // deleted meanwhile
     await db.transaction().execute(async (trx) => {
       if (page.ok) {
-        await saveContent(trx, source, page.text);
+        await saveContent(trx, source, content!);
         await repo.updateSource(trx, sourceId, { status: source.status === 'trained' ? 'trained' : 'ready', status_detail: null });
       } else if (source.status === 'processing') {
         await repo.updateSource(trx, sourceId, { status: 'failed', status_detail: page.detail });

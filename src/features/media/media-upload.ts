@@ -12,7 +12,8 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import type { MultipartFile } from '@fastify/multipart';
-import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../platform/errors.ts';
+import { UnsupportedMediaTypeError, ValidationError } from '../../platform/errors.ts';
+import { fileTooLarge as tooLarge, multipartError, truncatedForm } from '../../platform/multipart-errors.ts';
 import { TextSniffer, type TextVerdict } from './media-types.ts';
 
 /** An uploaded file waiting in the incoming directory. */
@@ -63,7 +64,7 @@ export async function receiveForm(request: FastifyRequest, options: ReceiveOptio
     }
   } catch (err) {
     if (file) await fs.rm(file.temporaryPath, { force: true });
-    throw multipartError(err, options.maxBytes);
+    throw multipartError(err, { maxBytes: options.maxBytes, maxFields: MAX_FIELDS });
   }
   return { fields, ...(file && { file }) };
 }
@@ -89,6 +90,9 @@ async function saveToIncoming(part: MultipartFile, { incomingDir, maxBytes }: Re
   // The parser stops passing bytes on at the limit, but ends the file only with its part (after
   // reading the rest of it): stop at once instead, whether the limit was reached already or later.
   if (part.file.truncated) throw tooLarge(maxBytes);
+  // The parser destroys the file stream when the body ends inside it; that may have happened while
+  // an earlier field was being checked, and a pipeline from a destroyed stream never settles.
+  if (part.file.destroyed) throw truncatedForm();
   part.file.once('limit', () => meter.destroy(tooLarge(maxBytes)));
   try {
     await pipeline(part.file, meter, createWriteStream(temporaryPath, { flags: 'wx', mode: 0o600 }));
@@ -98,31 +102,4 @@ async function saveToIncoming(part: MultipartFile, { incomingDir, maxBytes }: Re
     throw err;
   }
   return { temporaryPath, uploadedName: part.filename ?? '', sizeBytes, text: sniffer.verdict() };
-}
-
-function tooLarge(maxBytes: number): PayloadTooLargeError {
-  const error = new PayloadTooLargeError(`The file is larger than ${maxBytes} bytes (PARLEY_MAX_UPLOAD_BYTES)`);
-  // Whatever else is on its way is refused too: the connection closes once the answer is sent.
-  error.headers.connection = 'close';
-  return error;
-}
-
-/** The parser's own failures as domain errors. */
-function multipartError(err: unknown, maxBytes: number): unknown {
-  switch ((err as { code?: string }).code) {
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return tooLarge(maxBytes);
-    case 'FST_FILES_LIMIT':
-      return new ValidationError("only one file may be sent, as field 'file'");
-    case 'FST_FIELDS_LIMIT':
-    case 'FST_PARTS_LIMIT':
-      return new ValidationError(`too many form fields (at most ${MAX_FIELDS})`);
-    case 'FST_PROTO_VIOLATION':
-      return new ValidationError('invalid form field name');
-  }
-  // Busboy's parse errors ("Unexpected end of form", "Malformed part header", …).
-  if (err instanceof Error && !('status' in err) && !('code' in err) && /form|part|boundary|multipart/i.test(err.message)) {
-    return new ValidationError(`Malformed multipart body: ${err.message}`);
-  }
-  return err;
 }

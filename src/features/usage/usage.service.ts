@@ -38,9 +38,23 @@ export function createUsageService({ db, clock, flushMs, log }: { db: Db; clock:
     flushMs,
     async () => {
       if (pending.size === 0) return;
-      const batch = [...pending.values()];
+      const batch = pending;
       pending = new Map();
-      await repo.addUsage(db, batch);
+      try {
+        await repo.addUsage(db, [...batch.values()]);
+      } catch (err) {
+        // The counts go back, added to any counted meanwhile; the periodic flush retries.
+        for (const [slot, increment] of batch) {
+          const newer = pending.get(slot);
+          if (newer) {
+            newer.messages += increment.messages;
+            newer.api_calls += increment.api_calls;
+          } else {
+            pending.set(slot, increment);
+          }
+        }
+        throw err;
+      }
     },
     log,
   );

@@ -1,6 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp } from '../../testing/test-app.ts';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import pg from 'pg';
+import { startTestApp, usingPostgres, type TestApp } from '../../testing/test-app.ts';
 import { botWithKey, createKey } from '../../testing/factories.ts';
 
 describe('audit log', () => {
@@ -61,4 +64,73 @@ describe('audit log', () => {
       await t.close();
     }
   });
+
+  it('keeps every entry while another connection holds the write lock past the busy timeout, and writes them all afterwards', async () => {
+    const failures: string[] = [];
+    const logStream = { write: (line: string) => void (line.includes('audit: flush failed') && failures.push(line)) };
+    const t = await startTestApp({ app: { logger: { level: 'error', stream: logStream } } });
+    try {
+      const { key } = await botWithKey(t);
+      // SQLite waits 5 s (busy_timeout) for the lock, then fails the write: hold it longer.
+      // PostgreSQL waits for the lock as long as it takes; the rows must arrive all the same.
+      const lock = await holdAuditLock(t, usingPostgres ? 1500 : 6500);
+      // The first ten go without a key (401): nothing but the audit appender writes for them, so
+      // its flush meets the lock for longer than it waits. The rest use the key, whose last-use time
+      // and usage counters are written on the main connection, which meets the lock as well.
+      const ids = Array.from({ length: 30 }, (_, i) => `locked-${i}`);
+      for (const [i, id] of ids.entries()) {
+        const res = await t.request('GET', '/api/v1/bot', { token: i < 10 ? undefined : key.key, headers: { 'x-request-id': id } });
+        assert.equal(res.status, i < 10 ? 401 : 200);
+        if (i === 9) await new Promise((r) => setTimeout(r, 300));
+      }
+      await lock.released;
+      const db = t.runtime.database.db;
+      let written: string[] = [];
+      for (let i = 0; i < 200 && written.length < ids.length; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        written = (await db.selectFrom('audit_log').select('request_id').where('request_id', 'like', 'locked-%').orderBy('id').execute()).map((r) => r.request_id);
+      }
+      if (!usingPostgres) assert.ok(failures.length > 0, 'the lock made a write fail');
+      assert.deepEqual(written, ids, 'every entry arrives once, in order');
+      const usage = await t.request('GET', '/api/v1/usage?days=1', { token: key.key });
+      assert.equal(usage.body.totals.api_calls, 21, 'every counted call arrives (the twenty, and this one)');
+    } finally {
+      await t.close();
+    }
+  });
 });
+
+/** Takes the audit table's write lock from a second connection; `released` resolves once it has let go after `ms`. */
+async function holdAuditLock(t: TestApp, ms: number): Promise<{ released: Promise<void> }> {
+  if (usingPostgres) {
+    const client = new pg.Client({ connectionString: t.env.DATABASE_URL });
+    await client.connect();
+    await client.query(`set search_path = "${t.env.DATABASE_SCHEMA}"`);
+    await client.query('begin');
+    await client.query('lock table audit_log in exclusive mode');
+    const released = new Promise<void>((resolve, reject) => {
+      setTimeout(() => {
+        client.query('commit').then(() => client.end()).then(resolve, reject);
+      }, ms);
+    });
+    return { released };
+  }
+  // Another process: better-sqlite3 waits for a lock synchronously, so a holder on this thread could
+  // not let go on time while the service's own writes wait.
+  const holder = spawn(process.execPath, ['-e', LOCK_HOLDER, join(t.env.DATA_DIR!, 'parley.sqlite'), String(ms)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const released = new Promise<void>((resolve, reject) =>
+    holder.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the lock holder failed (${code})`)))),
+  );
+  await Promise.race([new Promise((resolve) => holder.once('message', resolve)), released.then(() => Promise.reject(new Error('the lock holder exited early')))]);
+  return { released };
+}
+
+/** Takes SQLite's write lock on the file given, says so, holds it for the milliseconds given, lets go. */
+const LOCK_HOLDER = `
+  const SQLite = require('better-sqlite3');
+  const [file, ms] = process.argv.slice(1);
+  const db = new SQLite(file);
+  db.exec('begin immediate');
+  process.send('locked');
+  setTimeout(() => { db.exec('commit'); db.close(); process.disconnect(); }, Number(ms));
+`;

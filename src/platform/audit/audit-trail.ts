@@ -1,6 +1,7 @@
 /**
  * The audit log of public API calls (interface.md section 5). Entries are buffered in memory and
- * written in batches off the request path; a graceful shutdown writes what is left.
+ * written in batches off the request path; a failed batch stays buffered and is retried, and a
+ * graceful shutdown writes what is left.
  */
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { DatabaseHandle } from '../../db/database.ts';
@@ -13,6 +14,8 @@ import { appendRouteHook } from '../route-hooks.ts';
 export type AuditEntry = Insertable<AuditLogTable>;
 
 const FLUSH_AT = 2000;
+/** Rows per write: after a long outage the buffer is written in steps, not one huge transaction. */
+const WRITE_AT_MOST = 5000;
 
 export interface AuditTrail {
   record(entry: AuditEntry): void;
@@ -24,17 +27,24 @@ export function createAuditTrail({ appendRows, flushMs, log }: { appendRows: Dat
   let buffer: AuditEntry[] = [];
 
   async function write(): Promise<void> {
-    if (buffer.length === 0) return;
-    const batch = buffer;
-    buffer = [];
-    await appendRows('audit_log', batch);
+    while (buffer.length > 0) {
+      const batch = buffer.slice(0, WRITE_AT_MOST);
+      buffer = buffer.slice(batch.length);
+      try {
+        await appendRows('audit_log', batch);
+      } catch (err) {
+        // Back in front of what arrived meanwhile; the periodic flush retries.
+        buffer = batch.concat(buffer);
+        throw err;
+      }
+    }
   }
   const flusher = startPeriodicFlush('audit', flushMs, write, log);
 
   return {
     record(entry) {
       buffer.push(entry);
-      if (buffer.length >= FLUSH_AT) void flusher.flushNow();
+      if (buffer.length >= FLUSH_AT) flusher.nudge();
     },
     flush: () => flusher.flushNow(),
     close: () => flusher.stop(),
