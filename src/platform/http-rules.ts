@@ -78,14 +78,14 @@ export function jsonNestsDeeperThan(text: string, limit: number): boolean {
 
 /** The answer to a request refused before routing (`frameworkErrors`), e.g. a path with broken percent-encoding. */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const detail =
+  const [status, detail] =
     error.code === 'FST_ERR_BAD_URL'
-      ? 'The request path is not a valid URL (malformed percent-encoding)'
+      ? [400, 'The request path is not a valid URL (malformed percent-encoding)']
       : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-        ? 'A path segment is too long'
-        : 'The request could not be routed';
+        ? [414, 'A path segment is too long']
+        : [400, 'The request could not be routed'];
   void reply
-    .code(400)
+    .code(status)
     .headers({ ...SECURITY_HEADERS, 'x-request-id': request.id })
     .send({ detail });
 }

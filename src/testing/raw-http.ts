@@ -2,20 +2,28 @@
  * HTTP over a bare TCP socket, for requests that fetch refuses to send (broken encodings, truncated
  * bodies, lying headers) and for checking what happens to the connection afterwards.
  */
+import assert from 'node:assert/strict';
 import net from 'node:net';
+import { SECURITY_HEADERS } from '../platform/http-rules.ts';
 
 export interface RawResponse {
   status: number;
   /** Header names in lower case. */
   headers: Record<string, string>;
+  /** The whole body; empty for an event stream, which is returned as soon as its headers arrive. */
   body: string;
 }
 
 /** A connection that sends raw bytes and reads whole responses in order. */
 export interface RawConnection {
   send(bytes: string | Buffer): void;
-  /** The next response, or null when the server closed the connection first; rejects after `timeoutMs`. */
-  nextResponse(timeoutMs?: number): Promise<RawResponse | null>;
+  /**
+   * The next response, or null when the server closed the connection first; rejects after
+   * `timeoutMs`. `bodiless` for the answer to HEAD, which announces a length it does not send.
+   */
+  nextResponse(timeoutMs?: number, bodiless?: boolean): Promise<RawResponse | null>;
+  /** Bytes received so far. */
+  bytesReceived(): number;
   /** Resolves when the server has closed the connection (or after `timeoutMs`, with false). */
   closed(timeoutMs?: number): Promise<boolean>;
   destroy(): void;
@@ -27,9 +35,11 @@ export async function openRawConnection(url: string): Promise<RawConnection> {
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
   let buffer: Buffer = Buffer.alloc(0);
   let ended = false;
+  let received = 0;
   let wake: (() => void) | undefined;
   socket.on('data', (chunk: Buffer) => {
     buffer = Buffer.concat([buffer, chunk]);
+    received += chunk.length;
     wake?.();
   });
   const onEnd = () => {
@@ -48,7 +58,7 @@ export async function openRawConnection(url: string): Promise<RawConnection> {
       };
     });
 
-  function takeResponse(): RawResponse | undefined {
+  function takeResponse(bodiless: boolean): RawResponse | undefined {
     const headEnd = buffer.indexOf('\r\n\r\n');
     if (headEnd < 0) return undefined;
     const [statusLine, ...lines] = buffer.subarray(0, headEnd).toString('latin1').split('\r\n');
@@ -58,6 +68,11 @@ export async function openRawConnection(url: string): Promise<RawConnection> {
       headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
     }
     const start = headEnd + 4;
+    const status = Number(statusLine!.split(' ')[1]);
+    if (bodiless || status === 204 || status === 304 || headers['content-type']?.startsWith('text/event-stream')) {
+      buffer = buffer.subarray(start);
+      return { status, headers, body: '' };
+    }
     let body: Buffer;
     let rest: Buffer;
     if (headers['transfer-encoding'] === 'chunked') {
@@ -81,15 +96,16 @@ export async function openRawConnection(url: string): Promise<RawConnection> {
       rest = buffer.subarray(start + length);
     }
     buffer = rest;
-    return { status: Number(statusLine!.split(' ')[1]), headers, body: body.toString('utf8') };
+    return { status, headers, body: body.toString('utf8') };
   }
 
   return {
     send: (bytes) => void socket.write(bytes),
-    async nextResponse(timeoutMs = 5000) {
+    bytesReceived: () => received,
+    async nextResponse(timeoutMs = 5000, bodiless = false) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const response = takeResponse();
+        const response = takeResponse(bodiless);
         if (response) return response;
         if (ended) return null;
         await waitForData(deadline);
@@ -118,4 +134,13 @@ export function rawRequest(method: string, target: string, headers: Record<strin
   }
   const head = `${method} ${target} HTTP/1.1\r\n${Object.entries(all).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
   return Buffer.concat([Buffer.from(head, 'latin1'), Buffer.isBuffer(body) ? body : Buffer.from(body)]);
+}
+
+/** The error contract: a JSON `{detail}` body, the security headers and a request id. */
+export function assertErrorContract(res: RawResponse, status?: number): void {
+  if (status !== undefined) assert.equal(res.status, status, res.body);
+  assert.ok(res.status >= 400 && res.status < 500, `status ${res.status}: ${res.body}`);
+  assert.equal(typeof JSON.parse(res.body).detail, 'string', res.body);
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) assert.equal(res.headers[name], value, name);
+  assert.match(res.headers['x-request-id'] ?? '', /^[A-Za-z0-9._-]{1,128}$/);
 }
