@@ -50,6 +50,10 @@ import { mediaRoutes } from './features/media/media.routes.ts';
 import { createLocalMediaStorage } from './features/media/media-storage.ts';
 import { createMediaLinks, mediaSigningKey } from './features/media/media-links.ts';
 import { createInboxService } from './features/inbox/inbox.service.ts';
+import { createGuardedFetch } from './platform/outbound/guarded-fetch.ts';
+import { createWebhookDispatcher } from './features/webhooks/webhook-dispatcher.ts';
+import { createWebhookService } from './features/webhooks/webhooks.service.ts';
+import { webhookRoutes } from './features/webhooks/webhooks.routes.ts';
 import { inboxRoutes } from './features/inbox/inbox.routes.ts';
 
 export interface AppOptions {
@@ -185,6 +189,26 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(conversationRoutes({ conversations, bots, onSessionCleared: media.removeSessionFiles }));
   await app.register(widgetRoutes({ chat, bots, conversations, live, heartbeatMs: config.sseHeartbeatMs }));
   await app.register(mediaRoutes({ media, bots, auth, incomingDir: mediaStorage.incomingDir, maxUploadBytes: config.maxUploadBytes }));
+  // Webhook receivers are users' addresses: the guarded client, no redirects, one time-out per attempt.
+  const webhookSend = createGuardedFetch({
+    allowPrivateNetwork: config.allowPrivateNetwork,
+    timeoutMs: config.webhookTimeoutMs,
+    maxRedirects: 0,
+    maxBytes: 1024 * 1024,
+    userAgent: 'ParleyWebhooks/0.1',
+  });
+  const dispatcher = createWebhookDispatcher({
+    db,
+    seam: runtime.database.dialect,
+    clock,
+    secrets,
+    send: webhookSend,
+    retryDelaysSec: config.webhookRetryDelaysSec,
+    timeoutMs: config.webhookTimeoutMs,
+    log: app.log,
+  });
+  const webhooks = createWebhookService({ db, clock, secrets, dispatcher, outbound: { allowPrivateNetwork: config.allowPrivateNetwork } });
+  await app.register(webhookRoutes({ webhooks, bots }));
   const inbox = createInboxService({ db, clock, conversations, live, bots, onSessionCleared: media.removeSessionFiles, log: app.log });
   await app.register(inboxRoutes({ inbox, bots, heartbeatMs: config.sseHeartbeatMs }));
 
@@ -196,6 +220,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     await crawler?.stop();
     await sweeper?.stop();
     await knowledge.drain();
+    await dispatcher.stop();
+    await webhookSend.close();
     await pageFetcher?.close();
     await Promise.all([audit.close(), usage.close(), keys.close()]);
   });

@@ -1,7 +1,7 @@
 /**
  * The one place where SQLite and PostgreSQL differ. Feature code asks this seam, never `if (sqlite)`.
  */
-import { SqliteAdapter, sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely';
+import { SqliteAdapter, sql, type ColumnDefinitionBuilder, type Kysely, type RawBuilder } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -20,6 +20,11 @@ export interface DialectSeam {
    * write transaction at a time; PostgreSQL takes a transaction-scoped advisory lock.
    */
   lockTransaction(trx: Kysely<any>, name: string): Promise<void>;
+  /**
+   * Ends a `select … limit n` that picks rows to claim: PostgreSQL locks them and skips rows another
+   * transaction is claiming (several instances); SQLite has one writer and needs nothing.
+   */
+  readonly skipLockedRows: RawBuilder<unknown>;
 }
 
 const sqlite: DialectSeam = {
@@ -31,6 +36,7 @@ const sqlite: DialectSeam = {
     await sql`select 1`.execute(db);
   },
   async lockTransaction() {},
+  skipLockedRows: sql``,
 };
 
 const postgres: DialectSeam = {
@@ -44,6 +50,7 @@ const postgres: DialectSeam = {
   async lockTransaction(trx, name) {
     await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
   },
+  skipLockedRows: sql`for update skip locked`,
 };
 
 export function dialectSeam(name: DialectName): DialectSeam {

@@ -230,6 +230,48 @@ export interface OutboxEventsTable {
   occurred_at: string;
 }
 
+export interface WebhooksTable {
+  id: string;
+  bot_id: string;
+  url: string;
+  /** JSON array of event names. */
+  events: string;
+  /** The signing secret, encrypted under the master key. */
+  secret: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  /** Also the `X-Service-Delivery` header of every attempt. */
+  id: string;
+  webhook_id: string;
+  bot_id: string;
+  event: string;
+  /** The exact bytes every attempt sends. */
+  body: string;
+  status: 'pending' | 'delivered' | 'dropped';
+  attempts: number;
+  next_attempt_at: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  delivered_at: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  seq: Generated<number>;
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+  created_at: string;
+}
+
 export interface MonthlyMessagesTable {
   account_id: string;
   /** YYYY-MM (UTC). */
@@ -256,4 +298,7 @@ export interface Database {
   media_files: MediaFilesTable;
   outbox_events: OutboxEventsTable;
   monthly_messages: MonthlyMessagesTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

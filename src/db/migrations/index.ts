@@ -7,6 +7,7 @@ import * as m0004 from './0004-conversations.ts';
 import * as m0005 from './0005-knowledge-term-counts.ts';
 import * as m0006 from './0006-knowledge-bot-ranges.ts';
 import * as m0007 from './0007-knowledge-vectors.ts';
+import * as m0008 from './0008-webhooks.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0005-knowledge-term-counts': m0005,
   '0006-knowledge-bot-ranges': m0006,
   '0007-knowledge-vectors': m0007,
+  '0008-webhooks': m0008,
 };
 
 export const migrationProvider: MigrationProvider = {

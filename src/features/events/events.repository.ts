@@ -1,10 +1,12 @@
 /**
  * The events outbox: every event the webhooks deliver (interface.md section 6) is written here in
- * the same transaction as the change it tells about, so none is lost between the two.
+ * the same transaction as the change it tells about, together with one delivery per subscribed
+ * webhook, so that none is lost between the change and its delivery.
  */
 import type { Db } from '../../db/database.ts';
 import type { OutboxEventsTable } from '../../db/schema.ts';
 import { timeOrderedUuid } from '../../platform/ids.ts';
+import { enqueueDeliveries } from '../webhooks/webhooks.repository.ts';
 
 export type EventName = OutboxEventsTable['event'];
 
@@ -36,6 +38,7 @@ export async function recordEvents(trx: Db, events: readonly OutboxEvent[]): Pro
       })),
     )
     .execute();
+  await enqueueDeliveries(trx, events);
 }
 
 /** A bot's events in the order they happened (oldest first), after `afterSeq`. */
