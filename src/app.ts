@@ -54,6 +54,8 @@ import { createGuardedFetch } from './platform/outbound/guarded-fetch.ts';
 import { createWebhookDispatcher } from './features/webhooks/webhook-dispatcher.ts';
 import { createWebhookService } from './features/webhooks/webhooks.service.ts';
 import { webhookRoutes } from './features/webhooks/webhooks.routes.ts';
+import { createLeadService } from './features/leads/leads.service.ts';
+import { leadRoutes } from './features/leads/leads.routes.ts';
 import { inboxRoutes } from './features/inbox/inbox.routes.ts';
 
 export interface AppOptions {
@@ -152,7 +154,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const mediaStorage = createLocalMediaStorage(path.join(config.dataDir, 'media'));
   const mediaLinks = createMediaLinks({ key: mediaSigningKey(masterKey), publicUrl: config.publicUrl, ttlSec: config.mediaUrlTtlSec, clock });
   const media = createMediaService({ db, clock, bus, storage: mediaStorage, links: mediaLinks, conversations, log: app.log });
-  const chat = createChatService({ conversations, engine, usage, attachmentsFor: media.attachmentsFor, live, log: app.log });
+  const leads = createLeadService({ db, clock });
+  const chat = createChatService({ conversations, engine, usage, attachmentsFor: media.attachmentsFor, live, leads, log: app.log });
 
   auth.addResolver(keys.resolver);
   auth.addResolver(widgetResolver(bots));
@@ -209,6 +212,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   });
   const webhooks = createWebhookService({ db, clock, secrets, dispatcher, outbound: { allowPrivateNetwork: config.allowPrivateNetwork } });
   await app.register(webhookRoutes({ webhooks, bots }));
+  await app.register(leadRoutes({ leads, bots, conversations }));
   const inbox = createInboxService({ db, clock, conversations, live, bots, onSessionCleared: media.removeSessionFiles, log: app.log });
   await app.register(inboxRoutes({ inbox, bots, heartbeatMs: config.sseHeartbeatMs }));
 

@@ -182,6 +182,8 @@ export interface ChatSessionsTable {
   started_at: string;
   last_activity_at: string;
   ended_at: string | null;
+  /** JSON: lead capture's progress in this session (see features/leads). */
+  lead_state: string | null;
 }
 
 export interface ChatMessagesTable {
@@ -272,6 +274,20 @@ export interface WebhookAttemptsTable {
   created_at: string;
 }
 
+export interface LeadsTable {
+  id: string;
+  bot_id: string;
+  session_row_id: string;
+  session_key: string;
+  name: string;
+  email: string;
+  phone: string;
+  /** JSON object of custom fields. */
+  extra: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface MonthlyMessagesTable {
   account_id: string;
   /** YYYY-MM (UTC). */
@@ -301,4 +317,5 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  leads: LeadsTable;
 }

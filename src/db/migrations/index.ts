@@ -8,6 +8,7 @@ import * as m0005 from './0005-knowledge-term-counts.ts';
 import * as m0006 from './0006-knowledge-bot-ranges.ts';
 import * as m0007 from './0007-knowledge-vectors.ts';
 import * as m0008 from './0008-webhooks.ts';
+import * as m0009 from './0009-leads.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0006-knowledge-bot-ranges': m0006,
   '0007-knowledge-vectors': m0007,
   '0008-webhooks': m0008,
+  '0009-leads': m0009,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -62,6 +62,8 @@ export interface AnswerRequest {
   attachments?: { name: string; mimeType: string; text?: string; imageUrl?: string; image?: Uint8Array }[];
   /** Aborts a provider call (the engine must stop and throw). */
   signal?: AbortSignal;
+  /** Lead capture for this turn: the contact details still missing (asked one at a time), and the booking link. */
+  leadCapture?: { missing: string[]; meetingUrl?: string };
 }
 
 export interface AnswerSource {
@@ -79,6 +81,10 @@ export interface AnswerStream {
   sources(): AnswerSource[];
   /** The engine that answered, e.g. 'parley-local' or 'openai:gpt-4o-mini'. */
   engine: string;
+  /** What kind of reply it was, when the engine knows (parley-local does). */
+  outcome?: 'answer' | 'refusal' | 'small_talk';
+  /** The language code the reply is in, when the engine chose it (parley-local does). */
+  language?: string;
 }
 
 export interface AnswerEngine {

@@ -7,9 +7,12 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { AnswerError, type AnswerEngine, type AnswerRequest, type AnswerSource } from '../answers/answers.types.ts';
 import type { Bot } from '../bots/bots.schemas.ts';
-import type { ConversationService, StoredMessage } from '../conversations/conversations.service.ts';
+import type { ConversationService, StoredMessage, UserTurn } from '../conversations/conversations.service.ts';
 import type { LiveSessions } from '../conversations/live-sessions.ts';
 import type { UsageService } from '../usage/usage.service.ts';
+import type { LeadService, LeadTurn } from '../leads/leads.service.ts';
+import { LOCAL_ENGINE_NAME } from '../answers/local/local-engine.ts';
+import { chooseLanguage } from '../answers/local/language.ts';
 
 /** Shown to the visitor when an operator holds the conversation. */
 export const PAUSED_MESSAGE = 'A member of our team has taken over this conversation and will reply here.';
@@ -41,15 +44,52 @@ export interface ChatServiceDeps {
   attachmentsFor?: AttachmentLoader;
   /** Where stored messages are announced for the operators' live inbox. */
   live?: LiveSessions;
+  /** Lead capture: reads each visitor message, and says what parley-local asks next. */
+  leads?: LeadService;
   log: FastifyBaseLogger;
 }
 
 export type ChatService = ReturnType<typeof createChatService>;
 
-export function createChatService({ conversations, engine, usage, attachmentsFor, live, log }: ChatServiceDeps) {
+export function createChatService({ conversations, engine, usage, attachmentsFor, live, leads, log }: ChatServiceDeps) {
   // Best-effort: the stored message is the record, so a failed announcement only costs liveness.
   function announce(botId: string, sessionKey: string, message: StoredMessage): void {
     live?.publish({ type: 'message', botId, sessionKey, message }).catch((err: unknown) => log.warn({ err }, 'could not announce a chat message'));
+  }
+
+  /** The engine's answer, each piece handed to `emit`, then what parley-local asks for a lead. */
+  async function answer(request: ChatRequest, turn: UserTurn, lead: LeadTurn | undefined, emit: (piece: string) => void) {
+    const { bot } = request;
+    try {
+      // Uploads go to an existing session, so a session this message started has none.
+      const attachments = attachmentsFor && !turn.newSession ? await attachmentsFor(turn.sessionId) : [];
+      const stream = await engine.answer({
+        bot,
+        question: request.text,
+        history: turn.history,
+        responseLanguage: request.responseLanguage,
+        attachments,
+        ...(lead && {
+          leadCapture: {
+            missing: lead.state.declined ? [] : lead.missing,
+            ...(bot.calendar_scheduling_enabled && bot.meeting_url && { meetingUrl: bot.meeting_url }),
+          },
+        }),
+      });
+      let written = false;
+      for await (const chunk of stream.chunks) {
+        emit(chunk);
+        written = true;
+      }
+      // parley-local asks for contact details itself; a provider was told to in its prompt.
+      const addition = lead && stream.engine === LOCAL_ENGINE_NAME ? await leads!.followUp(bot, { rowId: turn.sessionId }, lead, stream) : null;
+      if (addition) emit(written ? `\n\n${addition}` : addition);
+      return { sources: stream.sources(), engineName: stream.engine };
+    } catch (err) {
+      if (err instanceof AnswerError) throw err;
+      log.error({ err, botId: bot.id }, 'answer engine failed');
+      throw new AnswerError('The answer could not be generated', 'internal_error');
+    }
   }
 
   /** Produces the answer, handing each piece to `onToken`; throws AnswerError when the engine fails (the user message stays stored). */
@@ -65,33 +105,25 @@ export function createChatService({ conversations, engine, usage, attachmentsFor
     });
     if (request.keyId) usage.recordMessage(request.keyId, bot.id);
     announce(bot.id, turn.sessionKey, { id: turn.messageId, role: 'user', author: 'visitor', content: request.text, feedback_rating: null, created_at: turn.createdAt });
+    const session = { rowId: turn.sessionId, key: turn.sessionKey };
+    // Details are read even while an operator holds the conversation.
+    const lead: LeadTurn | undefined =
+      leads && (bot.lead_capture_enabled || bot.calendar_scheduling_enabled) ? await leads.readMessage(bot, session, request.text) : undefined;
     if (turn.paused) return { paused: true, sessionKey: turn.sessionKey };
 
     const started = performance.now();
     const parts: string[] = [];
-    let sources: AnswerSource[];
-    let engineName: string;
-    try {
-      // Uploads go to an existing session, so a session this message started has none.
-      const attachments = attachmentsFor && !turn.newSession ? await attachmentsFor(turn.sessionId) : [];
-      const stream = await engine.answer({
-        bot,
-        question: request.text,
-        history: turn.history,
-        responseLanguage: request.responseLanguage,
-        attachments,
-      });
-      engineName = stream.engine;
-      for await (const chunk of stream.chunks) {
-        parts.push(chunk);
-        onToken?.(chunk);
-      }
-      sources = stream.sources();
-    } catch (err) {
-      if (err instanceof AnswerError) throw err;
-      log.error({ err, botId: bot.id }, 'answer engine failed');
-      throw new AnswerError('The answer could not be generated', 'internal_error');
-    }
+    const emit = (piece: string) => {
+      parts.push(piece);
+      onToken?.(piece);
+    };
+    // A message that only gives the details parley-local asked for is thanked, not searched for.
+    const acknowledgement =
+      lead?.onlyDetails && bot.selected_model === LOCAL_ENGINE_NAME
+        ? await leads!.followUp(bot, session, lead, { language: chooseLanguage({ bot, question: request.text, history: turn.history, responseLanguage: request.responseLanguage }) })
+        : null;
+    if (acknowledgement) emit(acknowledgement);
+    const { sources, engineName } = acknowledgement ? { sources: [], engineName: LOCAL_ENGINE_NAME } : await answer(request, turn, lead, emit);
     const reply = parts.join('');
     const message = await conversations.addAssistantMessage(bot, turn, {
       content: reply,

@@ -129,6 +129,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
         started_at: at,
         last_activity_at: at,
         ended_at: null,
+        lead_state: null,
       };
       await repo.insertSession(trx, session);
       events.push(sessionStarted(bot, sessionKey, at, session));

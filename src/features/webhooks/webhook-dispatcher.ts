@@ -65,7 +65,8 @@ export function signatureOf(secret: string, body: string): string {
 
 export function createWebhookDispatcher(deps: DispatcherDeps) {
   const { db, seam, clock, secrets, send, retryDelaysSec, timeoutMs, log, pollMs = 500, instanceId = randomUUID() } = deps;
-  const leaseMs = timeoutMs + 30_000;
+  // Long enough for one attempt and its record; a dead instance's claims come back this long after it died.
+  const leaseMs = timeoutMs + 5_000;
   const inFlightByWebhook = new Map<string, number>();
   let inFlight = 0;
   let running: Promise<void> | null = null;

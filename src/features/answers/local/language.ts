@@ -91,9 +91,13 @@ function byTrigrams(text: string): PhraseLanguage | null {
   return FRANC_CODES[best[0]] ?? null;
 }
 
+// Addresses and links are no language's words ("ana@example.com" is not Portuguese for "with").
+const NOT_WORDS = /\S+@\S+|\bhttps?:\/\/\S+|\bwww\.\S+/giu;
+
 /** The language of a visitor's text among the six, or null when it cannot tell with confidence. */
 export function detectLanguage(text: string): PhraseLanguage | null {
-  return byFunctionWords(text) ?? byTrigrams(text) ?? byAgreement(text);
+  const words = text.replace(NOT_WORDS, ' ');
+  return byFunctionWords(words) ?? byTrigrams(words) ?? byAgreement(words);
 }
 
 /** Weaker evidence of both kinds pointing the same way. */

@@ -24,6 +24,8 @@ export interface LocalAnswer {
   text: string;
   sources: AnswerSource[];
   kind: 'answer' | 'refusal' | 'greeting' | 'thanks' | 'goodbye' | 'identity';
+  /** The language code of the reply. */
+  language: string;
   /** For questions: what the answer decision read and its probability. */
   decision?: { evidence?: Evidence; probability: number };
 }
@@ -50,17 +52,19 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   const question = request.question.trim();
   const smallTalk = recogniseSmallTalk(question, bot.name);
   if (smallTalk) {
-    const phrases = PHRASES[chooseLanguage(request, smallTalk.language ?? undefined)];
+    const language = chooseLanguage(request, smallTalk.language ?? undefined);
+    const phrases = PHRASES[language];
     const text =
       smallTalk.kind === 'greeting'
         ? bot.welcome_message.trim() || phrases.greeting
         : smallTalk.kind === 'identity'
           ? phrases.identity(bot.name)
           : phrases[smallTalk.kind];
-    return { text, sources: [], kind: smallTalk.kind };
+    return { text, sources: [], kind: smallTalk.kind, language };
   }
 
-  const phrases = PHRASES[chooseLanguage(request)];
+  const language = chooseLanguage(request);
+  const phrases = PHRASES[language];
   const asked = stripGreeting(question);
   const query = prepareQuery(asked, request.history);
   const retrieved = query.searchText ? await retriever.search(bot.id, query.searchText, PASSAGES_TO_READ) : [];
@@ -71,9 +75,9 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   const decision = { evidence: selection.evidence, probability: selection.probability };
   if (selection.units.length === 0) {
     const text = bot.strict_mode ? phrases.dontKnow : `${phrases.dontKnow} ${phrases.invite}`;
-    return { text, sources: [], kind: 'refusal', decision };
+    return { text, sources: [], kind: 'refusal', decision, language };
   }
-  return { ...composeAnswer(selection.units, phrases.leadIn), kind: 'answer', decision };
+  return { ...composeAnswer(selection.units, phrases.leadIn), kind: 'answer', decision, language };
 }
 
 // "Where is the showroom and when is it open?": two questions joined by "and".
@@ -100,6 +104,8 @@ function streamOf(result: LocalAnswer): AnswerStream {
   for (let i = 0; i < pieces.length; i += WORDS_PER_CHUNK) chunks.push(pieces.slice(i, i + WORDS_PER_CHUNK).join(''));
   return {
     engine: LOCAL_ENGINE_NAME,
+    outcome: result.kind === 'answer' || result.kind === 'refusal' ? result.kind : 'small_talk',
+    language: result.language,
     chunks: (async function* () {
       yield* chunks;
     })(),

@@ -31,9 +31,12 @@ export const LANGUAGE_RULE = 'Always reply in {language}, whatever the language 
 /** The language rule's target when no language is set. */
 export const VISITOR_LANGUAGE = "the language of the visitor's last message";
 
-/** Lead capture on: the assistant may ask for contact details. */
+/** Lead capture on: what to ask for, one detail at a time. `{fields}` is replaced. */
 export const LEAD_CAPTURE_HINT =
-  'When the visitor wants a follow-up, a quote or a human, you may ask for their name and email address or phone number.';
+  "Lead capture: the visitor has not yet given their {fields}. After you have answered, when you cannot answer, or at once when they ask to be contacted or for a quote, ask for one of these details (the first one listed), in the visitor's language, in one short sentence at the end of your reply. Ask for each detail once; if the visitor declines, do not ask again in this conversation.";
+
+/** A booking link the assistant gives when the visitor wants a meeting. `{url}` is replaced. */
+export const MEETING_HINT = 'When the visitor asks for a meeting, a call or an appointment, give them this booking link: {url}';
 
 export const PASSAGES_HEADING = 'Knowledge passages (each with the title of its source):';
 export const NO_PASSAGES = 'No knowledge passage matches this question.';
@@ -94,7 +97,9 @@ export function systemPromptFor(request: AnswerRequest, passages: readonly Retri
   const parts = [fill(ROLE_PROMPT, { bot_name: bot.name })];
   if (bot.system_instructions.trim()) parts.push(`${OPERATOR_INSTRUCTIONS_HEADING}\n${bot.system_instructions.trim()}`);
   parts.push(bot.strict_mode ? STRICT_GUARDRAIL : OPEN_GUARDRAIL, CONFIDENTIALITY_GUARDRAIL, languageRuleFor(request));
-  if (bot.lead_capture_enabled) parts.push(LEAD_CAPTURE_HINT);
+  const lead = request.leadCapture;
+  if (lead && lead.missing.length > 0) parts.push(fill(LEAD_CAPTURE_HINT, { fields: lead.missing.join(', ') }));
+  if (lead?.meetingUrl) parts.push(fill(MEETING_HINT, { url: lead.meetingUrl }));
   parts.push(passagesBlock(passages));
   const attachments = attachmentsBlock(request.attachments);
   if (attachments) parts.push(attachments);

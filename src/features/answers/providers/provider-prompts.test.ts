@@ -66,18 +66,20 @@ describe('the prompt', () => {
 
   it('adds the operator instructions, the lead-capture hint and attachment text only when present', () => {
     const plain = systemPromptFor({ bot, question: 'q', history: [] }, []);
-    assert.ok(!plain.includes("The operator's instructions") && !plain.includes(LEAD_CAPTURE_HINT) && !plain.includes('attached'));
+    assert.ok(!plain.includes("The operator's instructions") && !plain.includes('Lead capture') && !plain.includes('booking link') && !plain.includes('attached'));
     const full = systemPromptFor(
       {
         bot: { ...bot, system_instructions: 'Be formal.', lead_capture_enabled: true },
         question: 'q',
         history: [],
+        leadCapture: { missing: ['email', 'phone'], meetingUrl: 'https://cal.example.com/acme' },
         attachments: [{ name: 'invoice.pdf', mimeType: 'application/pdf', text: 'Invoice 42: 99 EUR' }, { name: 'photo.png', mimeType: 'image/png' }],
       },
       [],
     );
     assert.ok(full.includes("The operator's instructions for you:\nBe formal."));
-    assert.ok(full.includes(LEAD_CAPTURE_HINT));
+    assert.ok(full.includes(LEAD_CAPTURE_HINT.replace('{fields}', 'email, phone')));
+    assert.ok(full.includes('give them this booking link: https://cal.example.com/acme'));
     assert.ok(full.includes('--- invoice.pdf ---\nInvoice 42: 99 EUR'));
     assert.ok(!full.includes('photo.png'));
   });

@@ -1,0 +1,92 @@
+// A process killed with SIGKILL while deliveries are under way delivers them after it comes back:
+// the deliveries were committed with their events, and the dead process's leases run out.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { dropPostgresSchema } from '../../db/database.ts';
+import { usingPostgres } from '../../testing/test-app.ts';
+import { startWebhookReceiver } from '../../testing/webhook-receiver.ts';
+
+async function startServer(env: Record<string, string>, base: string): Promise<ChildProcess> {
+  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  server.stderr!.on('data', (chunk) => (errors += chunk));
+  for (let i = 0; i < 300 && server.exitCode === null; i++) {
+    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) return server;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  server.kill('SIGKILL');
+  throw new Error(`the server did not start: ${errors}`);
+}
+
+describe('webhook delivery across a crash', () => {
+  it('delivers, after a restart, the deliveries a SIGKILLed process had claimed or not yet sent', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'parley-crash-'));
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const schema = `crash_${randomBytes(5).toString('hex')}`;
+    const base = `http://127.0.0.1:${port}`;
+    const env: Record<string, string> = {
+      ...(process.env as Record<string, string>),
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PARLEY_SIGNUP: 'open',
+      PARLEY_PASSWORD_HASH_COST: '10',
+      PARLEY_ALLOW_PRIVATE_NETWORK: '1',
+      PARLEY_WEBHOOK_TIMEOUT_MS: '1000',
+      PARLEY_WEBHOOK_RETRY_DELAYS: '1,1,1,1,1,1,1',
+      ...(usingPostgres && { DATABASE_URL: process.env.TEST_DATABASE_URL!, DATABASE_SCHEMA: schema }),
+    };
+    const receiver = await startWebhookReceiver();
+    let server: ChildProcess | undefined;
+    try {
+      server = await startServer(env, base);
+      const post = (path: string, body: unknown, token?: string) =>
+        fetch(base + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+          body: JSON.stringify(body),
+        }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+      const { body: account } = await post('/api/auth/signup', { email: 'crash@example.com', password: 'long enough' });
+      const { body: bot } = await post('/api/dashboard/bots', { name: 'Bot' }, account.token);
+      const { body: key } = await post('/api/keys', { bot_id: bot.id, name: 'k', scopes: ['chat', 'read', 'write'] }, account.token);
+      const hook = await post('/api/v1/webhooks', { url: receiver.url('/crash'), events: ['message.user'] }, key.key);
+      assert.equal(hook.status, 201);
+      receiver.secret('/crash', hook.body.secret);
+
+      // The receiver hangs: when the process dies, 32 deliveries (one receiver's share of the
+      // sending slots) are in flight and the rest are queued, not yet sent.
+      receiver.behave('/crash', 'hang');
+      const turns = 40;
+      const inFlight = 32;
+      for (let i = 0; i < turns; i++) assert.equal((await post('/api/v1/chat', { text: `Message ${i}`, session_id: `crash-${i}` }, key.key)).status, 200);
+      await receiver.waitFor('/crash', inFlight);
+      server.kill('SIGKILL');
+      await new Promise((resolve) => server!.once('exit', resolve));
+      const sent = new Set(receiver.received.filter((r) => r.path === '/crash').map((r) => r.deliveryId));
+      assert.equal(sent.size, inFlight);
+
+      receiver.behave('/crash', 'ok');
+      server = await startServer(env, base);
+      // Lease: the time-out plus 5 s; then each delivery is attempted again and answered.
+      const deadline = Date.now() + 20_000;
+      const answered = () => receiver.received.filter((r) => r.path === '/crash').slice(inFlight);
+      while (new Set(answered().map((r) => r.deliveryId)).size < turns && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      const redelivered = new Set(answered().map((r) => r.deliveryId));
+      assert.equal(redelivered.size, turns, 'every delivery, in flight or queued at the crash, arrives after the restart');
+      for (const id of sent) assert.ok(redelivered.has(id), 'including those in flight');
+      assert.ok(answered().every((r) => r.signatureValid));
+    } finally {
+      server?.kill('SIGKILL');
+      await receiver.close();
+      if (usingPostgres) await dropPostgresSchema(process.env.TEST_DATABASE_URL!, schema);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
