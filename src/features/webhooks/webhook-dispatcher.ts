@@ -146,13 +146,19 @@ export function createWebhookDispatcher(deps: DispatcherDeps) {
     const claimed = await repo.claimDue(db, seam, { owner: instanceId, now: isoAt(now), leaseUntil: isoAt(now + leaseMs), limit: room, skipWebhooks });
     if (claimed.length === 0) return false;
     const hooks = new Map((await repo.findWebhooks(db, [...new Set(claimed.map((d) => d.webhook_id))])).map((h) => [h.id, h]));
+    const surplus: string[] = [];
     for (const delivery of claimed) {
       const hook = hooks.get(delivery.webhook_id);
       if (!hook) continue; // deleted meanwhile: its deliveries went with it
+      if ((inFlightByWebhook.get(hook.id) ?? 0) >= PER_WEBHOOK) {
+        surplus.push(delivery.id);
+        continue;
+      }
       const task = attempt(delivery, hook).catch((err: unknown) => log?.error({ err, deliveryId: delivery.id }, 'webhooks: attempt failed unexpectedly'));
       track(hook.id, task);
     }
-    return claimed.length === room;
+    await repo.releaseClaims(db, surplus, instanceId);
+    return claimed.length === room && surplus.length < claimed.length;
   }
 
   async function run(): Promise<void> {

@@ -107,6 +107,12 @@ export async function claimDue(
   return rows;
 }
 
+/** Gives claimed deliveries back at once (this instance has no room for them). */
+export async function releaseClaims(db: Db, ids: string[], owner: string) {
+  if (ids.length === 0) return;
+  await db.updateTable('webhook_deliveries').set({ lease_owner: null, lease_until: null }).where('id', 'in', ids).where('lease_owner', '=', owner).execute();
+}
+
 /** What one attempt found, and what the delivery becomes. */
 export interface AttemptOutcome {
   deliveryId: string;
