@@ -56,6 +56,8 @@ import { createWebhookService } from './features/webhooks/webhooks.service.ts';
 import { webhookRoutes } from './features/webhooks/webhooks.routes.ts';
 import { createLeadService } from './features/leads/leads.service.ts';
 import { leadRoutes } from './features/leads/leads.routes.ts';
+import { createCatalogService } from './features/catalog/catalog.service.ts';
+import { catalogRoutes } from './features/catalog/catalog.routes.ts';
 import { inboxRoutes } from './features/inbox/inbox.routes.ts';
 
 export interface AppOptions {
@@ -213,6 +215,8 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const webhooks = createWebhookService({ db, clock, secrets, dispatcher, outbound: { allowPrivateNetwork: config.allowPrivateNetwork } });
   await app.register(webhookRoutes({ webhooks, bots }));
   await app.register(leadRoutes({ leads, bots, conversations }));
+  const catalog = createCatalogService({ db, seam: runtime.database.dialect, clock, secrets, knowledge, publicUrl: config.publicUrl });
+  await app.register(catalogRoutes({ catalog, bots }));
   const inbox = createInboxService({ db, clock, conversations, live, bots, onSessionCleared: media.removeSessionFiles, log: app.log });
   await app.register(inboxRoutes({ inbox, bots, heartbeatMs: config.sseHeartbeatMs }));
 

@@ -117,7 +117,8 @@ export interface UsageDailyTable {
 export interface KnowledgeSourcesTable {
   id: string;
   bot_id: string;
-  type: 'text' | 'url' | 'file';
+  /** `catalog`: a catalog item's text, managed by the catalog and left out of knowledge lists. */
+  type: 'text' | 'url' | 'file' | 'catalog';
   name: string;
   url: string | null;
   status: 'trained' | 'ready' | 'processing' | 'failed';
@@ -288,6 +289,34 @@ export interface LeadsTable {
   updated_at: string;
 }
 
+export interface CatalogItemsTable {
+  id: string;
+  bot_id: string;
+  kind: 'product' | 'media';
+  external_id: string | null;
+  name: string | null;
+  title: string | null;
+  description: string | null;
+  price: number | null;
+  currency: string | null;
+  sku: string | null;
+  url: string | null;
+  image_url: string | null;
+  mime_type: string | null;
+  /** JSON object. */
+  metadata: string;
+  source_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CatalogSecretsTable {
+  bot_id: string;
+  /** Encrypted under the master key. */
+  secret: string;
+  created_at: string;
+}
+
 export interface MonthlyMessagesTable {
   account_id: string;
   /** YYYY-MM (UTC). */
@@ -318,4 +347,6 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   leads: LeadsTable;
+  catalog_items: CatalogItemsTable;
+  catalog_secrets: CatalogSecretsTable;
 }

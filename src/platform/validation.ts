@@ -72,3 +72,12 @@ export function describeValidationError(errors: ErrorObject[], context: string |
       return path ? `${where} '${path}' ${error.message ?? 'is invalid'}` : `request ${context ?? 'body'} ${error.message ?? 'is invalid'}`;
   }
 }
+
+/**
+ * A body validator for data that does not arrive as a route's body (a signed delivery is read
+ * raw, checked, then parsed): null when the value passes, else the 400 detail naming the field.
+ */
+export function compileBodyValidator(schema: object): (value: unknown) => string | null {
+  const validate = bodyAjv.compile(schema);
+  return (value) => (validate(value) ? null : describeValidationError(validate.errors ?? [], 'body'));
+}

@@ -9,6 +9,7 @@ import * as m0006 from './0006-knowledge-bot-ranges.ts';
 import * as m0007 from './0007-knowledge-vectors.ts';
 import * as m0008 from './0008-webhooks.ts';
 import * as m0009 from './0009-leads.ts';
+import * as m0010 from './0010-catalog.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0007-knowledge-vectors': m0007,
   '0008-webhooks': m0008,
   '0009-leads': m0009,
+  '0010-catalog': m0010,
 };
 
 export const migrationProvider: MigrationProvider = {

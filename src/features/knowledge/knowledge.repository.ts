@@ -15,7 +15,7 @@ export function findSource(db: Db, sourceId: string): Promise<SourceRow | undefi
 }
 
 export function listSources(db: Db, botId: string, page?: { limit: number; offset: number }): Promise<SourceRow[]> {
-  let query = db.selectFrom('knowledge_sources').selectAll().where('bot_id', '=', botId).orderBy('created_at', 'desc').orderBy('id', 'desc');
+  let query = db.selectFrom('knowledge_sources').selectAll().where('bot_id', '=', botId).where('type', '!=', 'catalog').orderBy('created_at', 'desc').orderBy('id', 'desc');
   if (page) query = query.limit(page.limit).offset(page.offset);
   return query.execute();
 }
@@ -25,6 +25,7 @@ export async function countSources(db: Db, botId: string): Promise<number> {
     .selectFrom('knowledge_sources')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('bot_id', '=', botId)
+    .where('type', '!=', 'catalog')
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -247,7 +247,8 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
   /** A source of this bot: 404 when it does not exist, 403 when another bot owns it. */
   async function requireOwn(botId: string, sourceId: string): Promise<SourceRow> {
     const source = await repo.findSource(db, sourceId);
-    if (!source) throw new NotFoundError('Source not found');
+    // A catalog item's source is the catalog's to change.
+    if (!source || source.type === 'catalog') throw new NotFoundError('Source not found');
     if (source.bot_id !== botId) throw new ForbiddenError('Source belongs to a different bot');
     return source;
   }
@@ -308,6 +309,47 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
     },
 
     requireOwn,
+
+    /**
+     * Catalog items are knowledge: each has a source of type `catalog`, written in the catalog's own
+     * transaction so that an item and what the bot answers about it change together. `prepare`
+     * does the slow part (passages, embeddings) before that transaction opens; `changed` tells the
+     * caches once it has committed.
+     */
+    catalogSources: {
+      prepare: (source: { id: string; bot_id: string; name: string }, text: string) => prepareContent(source, text),
+      async write(trx: Db, source: { id: string; bot_id: string; name: string; url: string | null }, content: PreparedContent, exists: boolean) {
+        const at = now();
+        if (!exists) {
+          await repo.insertSource(trx, {
+            id: source.id,
+            bot_id: source.bot_id,
+            type: 'catalog',
+            name: source.name,
+            url: source.url,
+            status: 'trained',
+            status_detail: null,
+            content: '',
+            char_count: 0,
+            crawl_schedule: null,
+            next_crawl_at: null,
+            last_crawled_at: null,
+            lease_owner: null,
+            lease_until: null,
+            created_at: at,
+            updated_at: at,
+          });
+        } else {
+          await repo.updateSource(trx, source.id, { name: source.name, url: source.url });
+        }
+        await saveContent(trx, source, content);
+      },
+      remove: (trx: Db, sourceId: string) => repo.deleteSource(trx, fullText, sourceId),
+      changed: (botId: string) => {
+        knowledgeChanged(botId);
+        compactSoon();
+      },
+    },
 
     async remove(botId: string, sourceId: string): Promise<void> {
       await requireOwn(botId, sourceId);

@@ -1,0 +1,118 @@
+/**
+ * The catalog: the signed delivery URL (no Authorization; the body is read raw to check its
+ * signature before it is parsed), the secret's rotation (owner or admin) and the dashboard's item
+ * management (Knowledge tab).
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { dashboardAccess, principalOf } from '../../platform/auth/auth.ts';
+import { NotFoundError } from '../../platform/errors.ts';
+import { ErrorSchema, errorResponses, isUuid, pageQuery, TimestampSchema } from '../../platform/schemas.ts';
+import { assertRole, assertTab } from '../auth/roles.ts';
+import type { BotService } from '../bots/bots.service.ts';
+import type { CatalogService } from './catalog.service.ts';
+import { CATALOG_EVENTS, CatalogItemSchema, CreateItemSchema, UpdateItemSchema } from './catalog.schemas.ts';
+
+const BotParams = Type.Object({ bot_id: Type.String({ format: 'uuid' }) });
+const ItemParams = Type.Object({ bot_id: Type.String({ format: 'uuid' }), item_id: Type.String({ format: 'uuid' }) });
+
+export function catalogRoutes(deps: { catalog: CatalogService; bots: BotService }) {
+  const { catalog, bots } = deps;
+  return async function (fastify: FastifyInstance) {
+    // The delivery route reads its JSON body as text: the signature covers the exact bytes.
+    await fastify.register(async function signedDelivery(scope) {
+      scope.removeContentTypeParser('application/json');
+      scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+      scope.withTypeProvider<TypeBoxTypeProvider>().post('/api/catalog/:bot_id/events', {
+        schema: {
+          operationId: 'catalogEvent',
+          tags: ['catalog'],
+          description: `A change from the business's own system, signed: \`X-Catalog-Signature\` is the lowercase hex HMAC-SHA256 of the raw body keyed with the catalog secret. Body \`{event, external_id, item}\`; events ${CATALOG_EVENTS.join(', ')}. Checked in this order: unknown bot 404, signature 401, body 400, match 404 (none) or 409 (several, or a create that exists).`,
+          params: Type.Object({ bot_id: Type.String({ maxLength: 64 }) }),
+          headers: Type.Object({ 'x-catalog-signature': Type.Optional(Type.String()) }),
+          body: Type.String({ description: 'JSON: {event, external_id, item}' }),
+          response: {
+            200: Type.Object({ success: Type.Boolean(), event: Type.String(), item_id: Type.String() }),
+            ...errorResponses,
+            409: ErrorSchema,
+            415: ErrorSchema,
+          },
+        },
+        handler: async (request) => {
+          const botId = request.params.bot_id;
+          if (!isUuid(botId)) throw new NotFoundError('Bot not found');
+          await bots.get(botId);
+          return catalog.receive(botId, request.body, request.headers['x-catalog-signature']);
+        },
+      });
+    });
+
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.post('/api/dashboard/bots/:bot_id/catalog/secret', {
+      config: { auth: dashboardAccess },
+      schema: {
+        operationId: 'dashboardRotateCatalogSecret',
+        tags: ['dashboard: catalog'],
+        description: 'Creates or replaces the catalog signing secret (shown only here); the old one stops working at once.',
+        params: BotParams,
+        response: { 201: Type.Object({ secret: Type.String(), delivery_url: Type.String(), created_at: TimestampSchema }), ...errorResponses },
+      },
+      handler: async (request, reply) => {
+        const user = principalOf(request, 'dashboard');
+        assertRole(user, ['owner', 'admin']);
+        const bot = await bots.getForAccount(user.accountId, request.params.bot_id);
+        return reply.code(201).send(await catalog.rotateSecret(bot.id));
+      },
+    });
+
+    const itemsBot = async (request: { params: { bot_id: string } } & Parameters<typeof principalOf>[0]) => {
+      const user = principalOf(request, 'dashboard');
+      assertTab(user, 'knowledge');
+      return bots.getForAccount(user.accountId, request.params.bot_id);
+    };
+    const tags = ['dashboard: catalog'];
+
+    app.get('/api/dashboard/bots/:bot_id/catalog/items', {
+      config: { auth: dashboardAccess },
+      schema: {
+        operationId: 'dashboardListCatalogItems',
+        tags,
+        params: BotParams,
+        querystring: Type.Object(pageQuery()),
+        response: { 200: Type.Object({ items: Type.Array(CatalogItemSchema), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }), ...errorResponses },
+      },
+      handler: async (request) => {
+        const bot = await itemsBot(request);
+        const page = { limit: request.query.limit ?? 50, offset: request.query.offset ?? 0 };
+        return { ...(await catalog.list(bot.id, page)), ...page };
+      },
+    });
+
+    app.post('/api/dashboard/bots/:bot_id/catalog/items', {
+      config: { auth: dashboardAccess },
+      schema: {
+        operationId: 'dashboardCreateCatalogItem',
+        tags,
+        description: 'A product (`name` required) or media item (`title` and `url` required); `external_id` is optional here.',
+        params: BotParams,
+        body: CreateItemSchema,
+        response: { 201: CatalogItemSchema, ...errorResponses },
+      },
+      handler: async (request, reply) => reply.code(201).send(await catalog.create((await itemsBot(request)).id, request.body)),
+    });
+
+    app.patch('/api/dashboard/bots/:bot_id/catalog/items/:item_id', {
+      config: { auth: dashboardAccess },
+      schema: { operationId: 'dashboardUpdateCatalogItem', tags, description: 'Changes the fields sent (`metadata` whole).', params: ItemParams, body: UpdateItemSchema, response: { 200: CatalogItemSchema, ...errorResponses } },
+      handler: async (request) => catalog.update((await itemsBot(request)).id, request.params.item_id, request.body),
+    });
+
+    app.delete('/api/dashboard/bots/:bot_id/catalog/items/:item_id', {
+      config: { auth: dashboardAccess },
+      schema: { operationId: 'dashboardDeleteCatalogItem', tags, params: ItemParams, response: { 200: Type.Object({ success: Type.Boolean(), id: Type.String() }), ...errorResponses } },
+      handler: async (request) => catalog.remove((await itemsBot(request)).id, request.params.item_id),
+    });
+  };
+}
