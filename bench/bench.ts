@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { measureIngestion, measureLocalAnswers, type LatencyRow } from './knowledge.ts';
 import { chatQuestions, loadChatKnowledge, measureFirstToken, measureProviderOverhead, startFakeOpenAiServer, CHAT_SOURCE_CHARS } from './chat.ts';
 import { cleanup, freePort, makeTempDir, measure, round, startServer, table, waitForHttp, type LoadResult } from './lib.ts';
+import { measureDeliveryRate, measureEventLag, registerWebhook } from './webhooks.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios.
@@ -51,8 +52,13 @@ export interface Scenario {
   /** Runs once before the scenario's warm-up; may override path, headers or bodies (e.g. with data it made). */
   setup?(fixtures: Fixtures): Promise<Partial<Pick<Scenario, 'path' | 'headers' | 'body' | 'bodies'>> | void>;
   /** Targets reported with PASS/FAIL (never failing the run). */
-  targets?: { minRatio?: number; maxP99Ms?: number; minRps?: number };
+  targets?: { minRatio?: number; maxP99Ms?: number; minRps?: number; minRatioOf?: { scenario: string; ratio: number } };
 }
+
+const CHAT_SCENARIO = 'POST /api/v1/chat (parley-local, 1,000 sources)';
+/** The receiver child process and the webhook the chat-with-webhook scenario registers. */
+let webhookReceiverUrl = '';
+let benchWebhookId = '';
 
 const SCENARIOS: Scenario[] = [
   {
@@ -66,7 +72,7 @@ const SCENARIOS: Scenario[] = [
   {
     // A whole chat turn: quota, session and both messages stored with their events, retrieval over
     // 1,000 sources and a parley-local answer. Every request starts a new session.
-    name: 'POST /api/v1/chat (parley-local, 1,000 sources)',
+    name: CHAT_SCENARIO,
     method: 'POST',
     path: '/api/v1/chat',
     headers: (f) => ({ authorization: `Bearer ${f.key}` }),
@@ -75,6 +81,19 @@ const SCENARIOS: Scenario[] = [
       return { bodies: questions.map((text) => ({ text })) };
     },
     targets: { minRps: 500, maxP99Ms: 100 },
+  },
+  {
+    // The same turns with one webhook subscribed to every event: three deliveries per turn.
+    name: 'POST /api/v1/chat with a webhook on every event',
+    method: 'POST',
+    path: '/api/v1/chat',
+    headers: (f) => ({ authorization: `Bearer ${f.key}` }),
+    async setup(f) {
+      benchWebhookId = await registerWebhook(f, webhookReceiverUrl, ['lead.created', 'message.user', 'message.assistant', 'session.started', 'session.ended']);
+      const questions = chatQuestions(await chatKnowledge(f), 200);
+      return { bodies: questions.map((text) => ({ text })) };
+    },
+    targets: { minRatioOf: { scenario: CHAT_SCENARIO, ratio: 0.9 } },
   },
 ];
 
@@ -140,7 +159,7 @@ async function main(): Promise<void> {
   const warmupSec = envNumber('BENCH_WARMUP', 3, 0);
   const load = { connections, durationSec, warmupSec };
 
-  const [barePort, parleyPort] = await distinctFreePorts(2);
+  const [barePort, parleyPort, receiverPort] = await distinctFreePorts(3);
   const dataDir = makeTempDir('parley-bench-');
   const provider = await startFakeOpenAiServer();
 
@@ -167,10 +186,20 @@ async function main(): Promise<void> {
       PARLEY_RATE_WIDGET_PER_MIN: '100000000',
       PARLEY_MONTHLY_MESSAGES: '1000000000',
       OPENAI_BASE_URL: provider.baseUrl,
+      // The webhook receiver is on 127.0.0.1.
+      PARLEY_ALLOW_PRIVATE_NETWORK: '1',
     }),
     url: `http://${HOST}:${parleyPort}`,
   });
-  await Promise.all([waitForHttp(bare, '/bare'), waitForHttp(parley, '/healthz')]);
+  const receiver = startServer({
+    name: 'webhook receiver',
+    args: ['--import', 'tsx', 'bench/webhook-receiver.ts'],
+    cwd: ROOT,
+    env: childEnv({ HOST, PORT: String(receiverPort) }),
+    url: `http://${HOST}:${receiverPort}`,
+  });
+  webhookReceiverUrl = receiver.url;
+  await Promise.all([waitForHttp(bare, '/bare'), waitForHttp(parley, '/healthz'), waitForHttp(receiver, '/stats')]);
 
   const fixtures = await makeFixtures(parley.url);
 
@@ -208,6 +237,11 @@ async function main(): Promise<void> {
     rows.push({ name: scenario.name, result, ratio: baseline.rps > 0 ? result.rps / baseline.rps : 0, targets: scenario.targets });
   }
 
+  console.log('measuring webhook deliveries from a backlog of 20,000 …');
+  const deliveries = await measureDeliveryRate(dataDir, fixtures.botId, benchWebhookId, receiver.url);
+  console.log('measuring the time from an event to its receiver (100 chat turns, one at a time) …');
+  const eventLag = await measureEventLag(fixtures, receiver.url, chatQuestions(await chatKnowledge(fixtures), 100, 11));
+
   console.log('measuring knowledge ingestion …');
   const writer = await fixtures.api<{ key: string }>('POST', '/api/keys', {
     token: fixtures.token,
@@ -225,7 +259,7 @@ async function main(): Promise<void> {
   const overhead = await measureProviderOverhead(parley.url, fixtures.botId, provider, questions);
   await provider.close();
 
-  report(rows, load, problems, latency, overhead);
+  report(rows, load, problems, latency, overhead, { deliveries, eventLag });
 
   await cleanup();
   if (problems.length > 0) {
@@ -277,6 +311,7 @@ function report(
   problems: string[],
   latency: LatencyRow[],
   overhead: Awaited<ReturnType<typeof measureProviderOverhead>>,
+  webhooks: { deliveries: Awaited<ReturnType<typeof measureDeliveryRate>>; eventLag: Awaited<ReturnType<typeof measureEventLag>> },
 ): void {
   const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '-');
   console.log('');
@@ -310,6 +345,13 @@ function report(
       const pass = row.result.rps >= t.minRps;
       targets.push({ scenario: row.name, target: `>= ${t.minRps} req/s at ${load.connections} connections`, value: round(row.result.rps, 1), pass });
       console.log(`  target: >= ${t.minRps} req/s at ${load.connections} connections ... ${Math.round(row.result.rps)} req/s  ${pass ? 'PASS' : 'FAIL'}`);
+    }
+    if (t?.minRatioOf !== undefined) {
+      const other = rows.find((r) => r.name === t.minRatioOf!.scenario);
+      const ratio = other && other.result.rps > 0 ? row.result.rps / other.result.rps : 0;
+      const pass = ratio >= t.minRatioOf.ratio;
+      targets.push({ scenario: row.name, target: `>= ${t.minRatioOf.ratio * 100}% of ${t.minRatioOf.scenario}`, value: round(ratio, 4), pass });
+      console.log(`  target: >= ${t.minRatioOf.ratio * 100}% of the req/s of ${t.minRatioOf.scenario} ... ${(ratio * 100).toFixed(1)}%  ${pass ? 'PASS' : 'FAIL'}`);
     }
     if (t?.maxP99Ms !== undefined) {
       const pass = row.result.p99 < t.maxP99Ms;
@@ -345,6 +387,16 @@ function report(
   targets.push({ scenario: 'OpenAI-compatible path', target: 'added before the first token (p50) < 5 ms', value: round(overhead.addedP50, 3), pass: addedPass });
   console.log(`  target: Parley adds < 5 ms before the first token (p50) ... ${ms(overhead.addedP50)} ms  ${addedPass ? 'PASS' : 'FAIL'}`);
 
+  const { deliveries, eventLag } = webhooks;
+  console.log('');
+  console.log(
+    `webhooks: ${deliveries.delivered} deliveries from a backlog in ${deliveries.seconds.toFixed(2)} s = ${Math.round(deliveries.perSecond)}/s; ` +
+      `event to receiver p50 ${ms(eventLag.p50_ms)} ms, p95 ${ms(eventLag.p95_ms)} ms (${eventLag.received} deliveries)`,
+  );
+  const ratePass = deliveries.perSecond >= 1000;
+  targets.push({ scenario: 'webhook deliveries', target: '>= 1,000 per second to a local receiver', value: round(deliveries.perSecond, 1), pass: ratePass });
+  console.log(`  target: >= 1,000 deliveries per second ... ${Math.round(deliveries.perSecond)}/s  ${ratePass ? 'PASS' : 'FAIL'}`);
+
   const json = {
     connections: load.connections,
     warmup_sec: load.warmupSec,
@@ -366,6 +418,7 @@ function report(
     })),
     latency: [...latency, overhead.direct, overhead.viaParley].map((l) => ({ name: l.name, samples: l.samples, p50_ms: round(l.p50, 3), p95_ms: round(l.p95, 3) })),
     provider_added_p50_ms: round(overhead.addedP50, 3),
+    webhooks: { deliveries_per_sec: round(deliveries.perSecond, 1), delivered: deliveries.delivered, event_to_receiver_p50_ms: eventLag.p50_ms, event_to_receiver_p95_ms: eventLag.p95_ms },
     targets,
     ok: problems.length === 0,
     problems,

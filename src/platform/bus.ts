@@ -59,14 +59,15 @@ export function createRedisBus(publisher: Redis, prefix: string): Bus {
       local.on(channel, handler);
       const count = (counts.get(channel) ?? 0) + 1;
       counts.set(channel, count);
-      if (count === 1) void subscriber.subscribe(prefix + channel);
+      // ioredis subscribes again after a reconnection; a call cut short by close() has nothing left to do.
+      if (count === 1) subscriber.subscribe(prefix + channel).catch(() => {});
       return () => {
         local.off(channel, handler);
         const left = (counts.get(channel) ?? 1) - 1;
         counts.set(channel, left);
         if (left === 0) {
           counts.delete(channel);
-          void subscriber.unsubscribe(prefix + channel);
+          subscriber.unsubscribe(prefix + channel).catch(() => {});
         }
       };
     },

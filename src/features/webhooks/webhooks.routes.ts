@@ -22,8 +22,13 @@ import {
   WebhookSchema,
 } from './webhooks.schemas.ts';
 
-const EVENTS_DOC =
-  'Events are POSTed as `{event, bot_id, session_id, timestamp, data}` with `X-Service-Signature` (hex HMAC-SHA256 of the raw body keyed with the secret), `X-Service-Delivery` (the delivery id, the same on every attempt) and `X-Service-Event`. See the README for each event\'s `data`.';
+const EVENTS_DOC = [
+  'Events are POSTed as `{event, bot_id, session_id, timestamp, data}` with `X-Service-Signature` (lowercase hex HMAC-SHA256 of the raw body keyed with the secret), `X-Service-Delivery` (the delivery id, the same on every attempt) and `X-Service-Event`.',
+  '`data` by event: `session.started` {visitor_id, metadata, started_at}; `message.user` {message_id, role, content};',
+  '`message.assistant` {message_id, role, content, latency_ms, author? ("operator" for an operator\'s reply)}; `lead.created` {id, name, email, phone, extra};',
+  '`session.ended` {started_at, ended_at, message_count}.',
+  'A non-2xx answer, a redirect or a time-out is retried after each delay of PARLEY_WEBHOOK_RETRY_DELAYS; the eighth failed attempt drops the delivery.',
+].join(' ');
 
 /** Where a form's routes live and how they find the bot. */
 interface RouteForm {

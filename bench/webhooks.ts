@@ -1,0 +1,73 @@
+/**
+ * Webhook figures for `npm run bench`: how many deliveries per second the dispatcher sends to a
+ * local receiver from a backlog, and how long an event takes from its transaction to the
+ * receiver (p50, measured on chat turns sent one at a time).
+ */
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import SQLite from 'better-sqlite3';
+import type { Fixtures } from './bench.ts';
+
+export interface ReceiverStats {
+  received: number;
+  p50_ms: number;
+  p95_ms: number;
+  first_at: number;
+  last_at: number;
+}
+
+export const receiverStats = async (url: string): Promise<ReceiverStats> => (await fetch(`${url}/stats`)).json() as Promise<ReceiverStats>;
+export const resetReceiver = async (url: string) => void (await fetch(`${url}/reset`, { method: 'POST' })).arrayBuffer();
+
+/** Registers a webhook of the bench bot for these events; returns its id. */
+export async function registerWebhook(f: Fixtures, receiverUrl: string, events: string[]): Promise<string> {
+  const writer = await f.api<{ key: string }>('POST', '/api/keys', { token: f.token, body: { bot_id: f.botId, name: 'bench webhooks', scopes: ['read', 'write'] } });
+  const hook = await f.api<{ id: string }>('POST', '/api/v1/webhooks', { token: writer.key, body: { url: `${receiverUrl}/hook`, events } });
+  return hook.id;
+}
+
+/**
+ * Puts `count` due deliveries straight into the service's SQLite database (a backlog, as after a
+ * receiver outage) and times the dispatcher until the receiver has them all.
+ */
+export async function measureDeliveryRate(dataDir: string, botId: string, webhookId: string, receiverUrl: string, count = 20_000) {
+  await resetReceiver(receiverUrl);
+  const file = new SQLite(path.join(dataDir, 'parley.sqlite'));
+  file.pragma('busy_timeout = 5000');
+  const at = new Date().toISOString();
+  const insert = file.prepare(
+    `insert into webhook_deliveries (id, webhook_id, bot_id, event, body, status, attempts, next_attempt_at, created_at) values (?, ?, ?, 'message.user', ?, 'pending', 0, ?, ?)`,
+  );
+  const started = Date.now();
+  file.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const body = JSON.stringify({ event: 'message.user', bot_id: botId, session_id: `bench-${i}`, timestamp: at, data: { message_id: randomUUID(), role: 'user', content: 'Bench backlog' } });
+      insert.run(randomUUID(), webhookId, botId, body, at, at);
+    }
+  })();
+  file.close();
+  const deadline = Date.now() + 120_000;
+  let stats = await receiverStats(receiverUrl);
+  while (stats.received < count && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    stats = await receiverStats(receiverUrl);
+  }
+  const seconds = ((stats.last_at || Date.now()) - started) / 1000;
+  return { delivered: stats.received, seconds, perSecond: stats.received / seconds };
+}
+
+/**
+ * Chat turns one at a time, each a new session, with the webhook on every event (three per turn):
+ * the time from each event to its receiver.
+ */
+export async function measureEventLag(f: Fixtures, receiverUrl: string, questions: string[]) {
+  await resetReceiver(receiverUrl);
+  for (const text of questions) await f.api('POST', '/api/v1/chat', { token: f.key, body: { text }, expect: 200 });
+  const deadline = Date.now() + 10_000;
+  let stats = await receiverStats(receiverUrl);
+  while (stats.received < questions.length * 3 && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    stats = await receiverStats(receiverUrl);
+  }
+  return stats;
+}
