@@ -240,7 +240,7 @@ async function main(): Promise<void> {
   console.log('measuring webhook deliveries from a backlog of 20,000 …');
   const deliveries = await measureDeliveryRate(dataDir, fixtures.botId, benchWebhookId, receiver.url);
   console.log('measuring the time from an event to its receiver (100 chat turns, one at a time) …');
-  const eventLag = await measureEventLag(fixtures, receiver.url, chatQuestions(await chatKnowledge(fixtures), 100, 11));
+  const eventLag = await measureEventLag(fixtures, dataDir, receiver.url, chatQuestions(await chatKnowledge(fixtures), 100, 11));
 
   console.log('measuring knowledge ingestion …');
   const writer = await fixtures.api<{ key: string }>('POST', '/api/keys', {

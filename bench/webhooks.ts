@@ -26,11 +26,24 @@ export async function registerWebhook(f: Fixtures, receiverUrl: string, events: 
   return hook.id;
 }
 
+/** Waits until the service has no delivery left to send (what earlier scenarios queued). */
+export async function waitForDrain(dataDir: string, timeoutMs = 120_000): Promise<void> {
+  const file = new SQLite(path.join(dataDir, 'parley.sqlite'), { readonly: true });
+  try {
+    const pending = file.prepare(`select count(*) as n from webhook_deliveries where status = 'pending'`);
+    const deadline = Date.now() + timeoutMs;
+    while ((pending.get() as { n: number }).n > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  } finally {
+    file.close();
+  }
+}
+
 /**
  * Puts `count` due deliveries straight into the service's SQLite database (a backlog, as after a
  * receiver outage) and times the dispatcher until the receiver has them all.
  */
 export async function measureDeliveryRate(dataDir: string, botId: string, webhookId: string, receiverUrl: string, count = 20_000) {
+  await waitForDrain(dataDir);
   await resetReceiver(receiverUrl);
   const file = new SQLite(path.join(dataDir, 'parley.sqlite'));
   file.pragma('busy_timeout = 5000');
@@ -60,7 +73,8 @@ export async function measureDeliveryRate(dataDir: string, botId: string, webhoo
  * Chat turns one at a time, each a new session, with the webhook on every event (three per turn):
  * the time from each event to its receiver.
  */
-export async function measureEventLag(f: Fixtures, receiverUrl: string, questions: string[]) {
+export async function measureEventLag(f: Fixtures, dataDir: string, receiverUrl: string, questions: string[]) {
+  await waitForDrain(dataDir);
   await resetReceiver(receiverUrl);
   for (const text of questions) await f.api('POST', '/api/v1/chat', { token: f.key, body: { text }, expect: 200 });
   const deadline = Date.now() + 10_000;

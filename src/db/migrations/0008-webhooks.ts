@@ -40,6 +40,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
   await db.schema.createIndex('webhook_deliveries_webhook').on('webhook_deliveries').columns(['webhook_id', 'created_at']).execute();
+  await db.schema.createIndex('webhook_deliveries_webhook_due').on('webhook_deliveries').columns(['webhook_id', 'status', 'next_attempt_at']).execute();
 
   await db.schema
     .createTable('webhook_attempts')

@@ -57,6 +57,7 @@ const PER_WEBHOOK = 32;
 const EXCERPT_CHARS = 512;
 const KEEP_HISTORY_MS = 30 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
+const GATHER_MS = 10;
 
 /** The signature of a body: lowercase hex HMAC-SHA256 keyed with the whole secret string. */
 export function signatureOf(secret: string, body: string): string {
@@ -74,6 +75,11 @@ export function createWebhookDispatcher(deps: DispatcherDeps) {
   let stopped = false;
   let lastPrune = 0;
   const sending = new Set<Promise<unknown>>();
+  // Webhooks that had every slot busy and have freed some: refilled by a claim of their own.
+  const refill = new Set<string>();
+  let refillScheduled = false;
+  // A webhook's secret never changes: decrypted once.
+  const plainSecrets = new Map<string, string>();
   let outcomes: repo.AttemptOutcome[] = [];
   let writing: Promise<void> | null = null;
 
@@ -97,7 +103,8 @@ export function createWebhookDispatcher(deps: DispatcherDeps) {
   /** One attempt; `once` makes it the last whatever the schedule (a test event). */
   async function attempt(delivery: repo.DeliveryRow, hook: repo.WebhookRow, once = false): Promise<AttemptReport> {
     const number = delivery.attempts + 1;
-    const secret = secrets.decrypt(hook.secret, hook.id);
+    let secret = plainSecrets.get(hook.id);
+    if (secret === undefined) plainSecrets.set(hook.id, (secret = secrets.decrypt(hook.secret, hook.id)));
     const started = performance.now();
     const result = await send(hook.url, {
       method: 'POST',
@@ -129,22 +136,41 @@ export function createWebhookDispatcher(deps: DispatcherDeps) {
     void task.finally(() => {
       sending.delete(task);
       inFlight--;
-      const left = inFlightByWebhook.get(webhookId)! - 1;
-      if (left === 0) inFlightByWebhook.delete(webhookId);
-      else inFlightByWebhook.set(webhookId, left);
-      // A freed slot may let a held-back webhook's deliveries go.
-      wake();
+      const before = inFlightByWebhook.get(webhookId)!;
+      if (before === 1) inFlightByWebhook.delete(webhookId);
+      else inFlightByWebhook.set(webhookId, before - 1);
+      // A webhook held back at its cap may have more waiting: claim for it alone (an indexed
+      // query), rather than scan everyone's due deliveries again after every attempt.
+      if (before >= PER_WEBHOOK && !stopped) {
+        refill.add(webhookId);
+        if (!refillScheduled) {
+          refillScheduled = true;
+          setImmediate(() => void refillHeldBack());
+        }
+      }
     });
   }
 
-  /** Claims what is due and starts sending it; returns whether a full batch was claimed. */
-  async function claimAndSend(): Promise<boolean> {
-    const room = Math.min(BATCH, MAX_IN_FLIGHT - inFlight);
-    if (room <= 0) return false;
-    const now = clock.now();
-    const skipWebhooks = [...inFlightByWebhook].filter(([, n]) => n >= PER_WEBHOOK).map(([id]) => id);
-    const claimed = await repo.claimDue(db, seam, { owner: instanceId, now: isoAt(now), leaseUntil: isoAt(now + leaseMs), limit: room, skipWebhooks });
-    if (claimed.length === 0) return false;
+  async function refillHeldBack(): Promise<void> {
+    refillScheduled = false;
+    const webhooks = [...refill];
+    refill.clear();
+    try {
+      for (const webhookId of webhooks) {
+        const room = Math.min(PER_WEBHOOK - (inFlightByWebhook.get(webhookId) ?? 0), MAX_IN_FLIGHT - inFlight);
+        if (room <= 0 || stopped) continue;
+        const now = clock.now();
+        const claimed = await repo.claimDue(db, seam, { owner: instanceId, now: isoAt(now), leaseUntil: isoAt(now + leaseMs), limit: room, skipWebhooks: [], onlyWebhook: webhookId });
+        await start(claimed);
+      }
+    } catch (err) {
+      log?.error({ err }, 'webhooks: claiming deliveries failed');
+    }
+  }
+
+  /** Starts an attempt of each claimed delivery; gives back at once those over their webhook's cap. */
+  async function start(claimed: repo.DeliveryRow[]): Promise<number> {
+    if (claimed.length === 0) return 0;
     const hooks = new Map((await repo.findWebhooks(db, [...new Set(claimed.map((d) => d.webhook_id))])).map((h) => [h.id, h]));
     const surplus: string[] = [];
     for (const delivery of claimed) {
@@ -158,7 +184,19 @@ export function createWebhookDispatcher(deps: DispatcherDeps) {
       track(hook.id, task);
     }
     await repo.releaseClaims(db, surplus, instanceId);
-    return claimed.length === room && surplus.length < claimed.length;
+    return surplus.length;
+  }
+
+  /** Claims what is due and starts sending it; returns whether there may be more to claim now. */
+  async function claimAndSend(): Promise<boolean> {
+    // At most one webhook's worth per round: a round's claim cannot overshoot a webhook's cap by much.
+    const room = Math.min(PER_WEBHOOK, MAX_IN_FLIGHT - inFlight);
+    if (room <= 0) return false;
+    const now = clock.now();
+    const skipWebhooks = [...inFlightByWebhook].filter(([, n]) => n >= PER_WEBHOOK).map(([id]) => id);
+    const claimed = await repo.claimDue(db, seam, { owner: instanceId, now: isoAt(now), leaseUntil: isoAt(now + leaseMs), limit: room, skipWebhooks });
+    const surplus = await start(claimed);
+    return claimed.length === room && surplus < claimed.length;
   }
 
   async function run(): Promise<void> {
@@ -188,7 +226,16 @@ export function createWebhookDispatcher(deps: DispatcherDeps) {
 
   const timer = setInterval(wake, pollMs);
   timer.unref();
-  repo.deliveriesQueued.on('queued', wake);
+  // New deliveries are gathered for a few milliseconds, so that a busy service claims and records
+  // them in batches rather than a claim and a write per chat message.
+  let gathering: NodeJS.Timeout | undefined;
+  const onQueued = () => {
+    gathering ??= setTimeout(() => {
+      gathering = undefined;
+      wake();
+    }, GATHER_MS);
+  };
+  repo.deliveriesQueued.on('queued', onQueued);
 
   return {
     wake,
@@ -209,7 +256,8 @@ export function createWebhookDispatcher(deps: DispatcherDeps) {
     async stop(): Promise<void> {
       stopped = true;
       clearInterval(timer);
-      repo.deliveriesQueued.off('queued', wake);
+      repo.deliveriesQueued.off('queued', onQueued);
+      clearTimeout(gathering);
       await running;
       await Promise.allSettled([...sending]);
       await writing;

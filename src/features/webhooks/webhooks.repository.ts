@@ -92,10 +92,14 @@ export const insertDelivery = (db: Db, row: DeliveryRow) => db.insertInto('webho
 export async function claimDue(
   db: Db,
   seam: DialectSeam,
-  claim: { owner: string; now: string; leaseUntil: string; limit: number; skipWebhooks: string[]; onlyId?: string },
+  claim: { owner: string; now: string; leaseUntil: string; limit: number; skipWebhooks: string[]; onlyId?: string; onlyWebhook?: string },
 ): Promise<DeliveryRow[]> {
   const skip = claim.skipWebhooks.length > 0 ? sql`and webhook_id not in (${sql.join(claim.skipWebhooks)})` : sql``;
-  const only = claim.onlyId ? sql`and id = ${claim.onlyId}` : sql`and next_attempt_at <= ${claim.now}`;
+  const only = claim.onlyId
+    ? sql`and id = ${claim.onlyId}`
+    : claim.onlyWebhook
+      ? sql`and webhook_id = ${claim.onlyWebhook} and next_attempt_at <= ${claim.now}`
+      : sql`and next_attempt_at <= ${claim.now}`;
   const { rows } = await sql<DeliveryRow>`
     update webhook_deliveries set lease_owner = ${claim.owner}, lease_until = ${claim.leaseUntil}
     where id in (
@@ -145,7 +149,33 @@ export async function recordOutcomes(trx: Db, outcomes: AttemptOutcome[]): Promi
       })),
     )
     .execute();
+  // Successes, the common case, are written a statement per status code and owner.
+  const delivered = new Map<string, AttemptOutcome[]>();
   for (const o of outcomes) {
+    if (o.status !== 'delivered') continue;
+    const key = `${o.statusCode}\u0000${o.owner}`;
+    delivered.set(key, [...(delivered.get(key) ?? []), o]);
+  }
+  for (const group of delivered.values()) {
+    const { statusCode, owner, at } = group[0]!;
+    await trx
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        status: 'delivered',
+        attempts: eb('attempts', '+', 1),
+        next_attempt_at: null,
+        lease_owner: null,
+        lease_until: null,
+        last_status_code: statusCode,
+        last_error: null,
+        delivered_at: at,
+      }))
+      .where('id', 'in', group.map((o) => o.deliveryId))
+      .where('lease_owner', '=', owner)
+      .execute();
+  }
+  for (const o of outcomes) {
+    if (o.status === 'delivered') continue;
     await trx
       .updateTable('webhook_deliveries')
       .set({
@@ -156,7 +186,7 @@ export async function recordOutcomes(trx: Db, outcomes: AttemptOutcome[]): Promi
         lease_until: null,
         last_status_code: o.statusCode,
         last_error: o.error,
-        delivered_at: o.status === 'delivered' ? o.at : null,
+        delivered_at: null,
       })
       .where('id', '=', o.deliveryId)
       .where('lease_owner', '=', o.owner)
