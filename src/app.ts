@@ -50,7 +50,7 @@ import { mediaRoutes } from './features/media/media.routes.ts';
 import { createLocalMediaStorage } from './features/media/media-storage.ts';
 import { createMediaLinks, mediaSigningKey } from './features/media/media-links.ts';
 import { createInboxService } from './features/inbox/inbox.service.ts';
-import { createGuardedFetch } from './platform/outbound/guarded-fetch.ts';
+import { createGuardedFetchWorker } from './platform/outbound/guarded-fetch-worker.ts';
 import { createWebhookDispatcher } from './features/webhooks/webhook-dispatcher.ts';
 import { createWebhookService } from './features/webhooks/webhooks.service.ts';
 import { webhookRoutes } from './features/webhooks/webhooks.routes.ts';
@@ -194,8 +194,9 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(conversationRoutes({ conversations, bots, onSessionCleared: media.removeSessionFiles }));
   await app.register(widgetRoutes({ chat, bots, conversations, live, heartbeatMs: config.sseHeartbeatMs }));
   await app.register(mediaRoutes({ media, bots, auth, incomingDir: mediaStorage.incomingDir, maxUploadBytes: config.maxUploadBytes }));
-  // Webhook receivers are users' addresses: the guarded client, no redirects, one time-out per attempt.
-  const webhookSend = createGuardedFetch({
+  // Webhook receivers are users' addresses: the guarded client, no redirects, one time-out per
+  // attempt, on a worker thread so that sending thousands a second does not slow chat.
+  const webhookSend = createGuardedFetchWorker({
     allowPrivateNetwork: config.allowPrivateNetwork,
     timeoutMs: config.webhookTimeoutMs,
     maxRedirects: 0,
