@@ -264,3 +264,43 @@ describe('two dispatchers on one database', () => {
     assert.ok(got.every((r) => r.signatureValid));
   });
 });
+
+describe('webhook events from the session sweeper, and the 30-day history', () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  before(async () => {
+    receiver = await startWebhookReceiver();
+    t = await startTestApp({ env: { PARLEY_ALLOW_PRIVATE_NETWORK: '1', PARLEY_SESSION_IDLE_MINUTES: '30', PARLEY_SESSION_SWEEP_MS: '20' }, app: { backgroundJobs: true } });
+  });
+  after(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  it('delivers session.ended when a session goes idle, and forgets finished deliveries after 30 days', async () => {
+    const { key } = await botWithKey(t, { scopes: ['chat', 'read', 'write'] });
+    const hook = await register(t, receiver, key.key, '/ended', ['session.ended']);
+    await chat(t, key.key, 'Hello', 'wh-idle');
+    t.clock.advance(31 * 60_000);
+    const [ended] = await receiver.waitFor('/ended', 1);
+    assert.equal(ended!.json.event, 'session.ended');
+    assert.equal(ended!.json.session_id, 'wh-idle');
+    assert.deepEqual(Object.keys(ended!.json.data).sort(), ['ended_at', 'message_count', 'started_at']);
+    assert.equal(ended!.json.data.message_count, 2);
+    assert.ok(ended!.signatureValid);
+
+    const listed = async () => (await t.request('GET', `/api/v1/webhooks/${hook.id}/deliveries`, { token: key.key })).body;
+    for (let i = 0; i < 40 && (await listed()).deliveries[0]?.status !== 'delivered'; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal((await listed()).total, 1);
+    // The dispatcher prunes once an hour: 31 days later the delivery and its attempts are gone.
+    t.clock.advance(31 * 24 * 3600_000);
+    let total = 1;
+    for (let i = 0; i < 60 && total > 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      total = (await listed()).total;
+    }
+    assert.equal(total, 0);
+    const attempts = await t.runtime.database.db.selectFrom('webhook_attempts').select('seq').execute();
+    assert.equal(attempts.length, 0);
+  });
+});
