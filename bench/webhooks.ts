@@ -7,6 +7,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import type { Fixtures } from './bench.ts';
+import { measure, type LoadOptions } from './lib.ts';
 
 export interface ReceiverStats {
   received: number;
@@ -17,10 +18,11 @@ export interface ReceiverStats {
 }
 
 export const receiverStats = async (url: string): Promise<ReceiverStats> => (await fetch(`${url}/stats`)).json() as Promise<ReceiverStats>;
-export const resetReceiver = async (url: string) => void (await fetch(`${url}/reset`, { method: 'POST' })).arrayBuffer();
+export const resetReceiver = async (url: string, lags = true) => void (await fetch(`${url}/reset${lags ? '' : '?lags=0'}`, { method: 'POST' })).arrayBuffer();
 
 /** Registers a webhook of the bench bot for these events; returns its id. */
 export async function registerWebhook(f: Fixtures, receiverUrl: string, events: string[]): Promise<string> {
+  await resetReceiver(receiverUrl, false);
   const writer = await f.api<{ key: string }>('POST', '/api/keys', { token: f.token, body: { bot_id: f.botId, name: 'bench webhooks', scopes: ['read', 'write'] } });
   const hook = await f.api<{ id: string }>('POST', '/api/v1/webhooks', { token: writer.key, body: { url: `${receiverUrl}/hook`, events } });
   return hook.id;
@@ -44,7 +46,7 @@ export async function waitForDrain(dataDir: string, timeoutMs = 120_000): Promis
  */
 export async function measureDeliveryRate(dataDir: string, botId: string, webhookId: string, receiverUrl: string, count = 20_000) {
   await waitForDrain(dataDir);
-  await resetReceiver(receiverUrl);
+  await resetReceiver(receiverUrl, false);
   const file = new SQLite(path.join(dataDir, 'parley.sqlite'));
   file.pragma('busy_timeout = 5000');
   const at = new Date().toISOString();
@@ -84,4 +86,38 @@ export async function measureEventLag(f: Fixtures, dataDir: string, receiverUrl:
     stats = await receiverStats(receiverUrl);
   }
   return stats;
+}
+
+const ALL_EVENTS = ['lead.created', 'message.user', 'message.assistant', 'session.started', 'session.ended'];
+
+/**
+ * Chat throughput with and without one webhook on every event, in alternating runs (without, with,
+ * without, with, …), each pair measured side by side, since a single pair on a noisy machine says
+ * little. The webhook is registered before each "with" run and deleted after it; the deliveries of
+ * a run are let drain before the next.
+ */
+export async function measureChatWithWebhook(f: Fixtures, dataDir: string, receiverUrl: string, questions: string[], load: LoadOptions, pairs = 3) {
+  const writer = await f.api<{ key: string }>('POST', '/api/keys', { token: f.token, body: { bot_id: f.botId, name: 'bench webhook pairs', scopes: ['read', 'write'] } });
+  const target = {
+    url: `${f.parleyUrl}/api/v1/chat`,
+    method: 'POST',
+    headers: { authorization: `Bearer ${f.key}`, 'content-type': 'application/json' },
+    bodies: questions.map((text) => JSON.stringify({ text })),
+  };
+  const without: number[] = [];
+  const withHook: number[] = [];
+  let failed = 0;
+  for (let i = 0; i < pairs; i++) {
+    await waitForDrain(dataDir);
+    const plain = await measure(target, load);
+    without.push(plain.rps);
+    await resetReceiver(receiverUrl, false);
+    const hook = await f.api<{ id: string }>('POST', '/api/v1/webhooks', { token: writer.key, body: { url: `${receiverUrl}/hook`, events: ALL_EVENTS } });
+    const hooked = await measure(target, load);
+    withHook.push(hooked.rps);
+    failed += plain.non2xx + hooked.non2xx + plain.errors + hooked.errors;
+    await f.api('DELETE', `/api/v1/webhooks/${hook.id}`, { token: writer.key });
+  }
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  return { without, withHook, ratio: sum(withHook) / sum(without), failed };
 }

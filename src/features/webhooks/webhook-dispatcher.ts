@@ -92,9 +92,17 @@ export function createWebhookDispatcher(deps: DispatcherDeps) {
       writing = null;
       try {
         await db.transaction().execute((trx) => repo.recordOutcomes(trx, batch));
-      } catch (err) {
-        // The leases run out and the deliveries are attempted again: late, but not lost.
-        log?.error({ err, count: batch.length }, 'webhooks: attempt results could not be stored');
+      } catch {
+        // One bad row (a delivery deleted between the check and the write) must not sink the others.
+        for (const outcome of batch) {
+          await db
+            .transaction()
+            .execute((trx) => repo.recordOutcomes(trx, [outcome]))
+            .catch((err: unknown) => {
+              // Its lease runs out and it is attempted again: late, but not lost.
+              log?.error({ err, deliveryId: outcome.deliveryId }, 'webhooks: an attempt result could not be stored');
+            });
+        }
       }
     });
     return writing;

@@ -132,8 +132,16 @@ export interface AttemptOutcome {
   nextAttemptAt: string | null;
 }
 
-/** Stores attempts and their deliveries' new state; a delivery whose lease was lost meanwhile is left alone. */
-export async function recordOutcomes(trx: Db, outcomes: AttemptOutcome[]): Promise<void> {
+/**
+ * Stores attempts and their deliveries' new state; a delivery whose lease was lost meanwhile is
+ * left alone, and one deleted meanwhile (with its webhook) is skipped.
+ */
+export async function recordOutcomes(trx: Db, all: AttemptOutcome[]): Promise<void> {
+  if (all.length === 0) return;
+  const present = new Set(
+    (await trx.selectFrom('webhook_deliveries').select('id').where('id', 'in', all.map((o) => o.deliveryId)).execute()).map((r) => r.id),
+  );
+  const outcomes = all.filter((o) => present.has(o.deliveryId));
   if (outcomes.length === 0) return;
   await trx
     .insertInto('webhook_attempts')

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { botWithKey, inviteMember, signUp, createBot } from '../../testing/factories.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../testing/webhook-receiver.ts';
+import { recordOutcomes } from './webhooks.repository.ts';
 
 const DELAYS = '0.2,0.2,0.2,0.2,0.2,0.2,0.2';
 
@@ -182,6 +183,28 @@ describe('webhooks', () => {
       assert.equal(delivery.status, 'pending', `${behaviour}: retried later`);
       assert.ok(delivery.last_error, `${behaviour}: the failure is described`);
     }
+  });
+
+  it('deletes a webhook whose delivery is under way without losing the other webhooks\' results', async () => {
+    const { key } = await botWithKey(t, { scopes: ['chat', 'read', 'write'] });
+    receiver.behave('/doomed', 'hang');
+    const doomed = await register(t, receiver, key.key, '/doomed', ['message.user']);
+    await register(t, receiver, key.key, '/survivor', ['message.user']);
+    await chat(t, key.key, 'First', 'wh-doomed');
+    await receiver.waitFor('/doomed', 1);
+    assert.equal((await t.request('DELETE', `/api/v1/webhooks/${doomed.id}`, { token: key.key })).status, 200);
+    // The hanging attempt times out (600 ms) after its delivery is gone; the survivor goes on.
+    await new Promise((r) => setTimeout(r, 800));
+    await chat(t, key.key, 'Second', 'wh-doomed');
+    const got = await receiver.waitFor('/survivor', 2);
+    assert.equal(new Set(got.map((r) => r.deliveryId)).size, 2);
+    await new Promise((r) => setTimeout(r, 300));
+    const survivors = await t.runtime.database.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('webhook_id', '!=', doomed.id).where('body', 'like', '%wh-doomed%').execute();
+    assert.deepEqual(survivors.map((d) => [d.status, Number(d.attempts)]), [['delivered', 1], ['delivered', 1]]);
+    assert.equal(receiver.received.filter((r) => r.path === '/survivor').length, 2, 'nothing sent twice');
+    // The result of an attempt whose delivery is gone is skipped, not a failed write of its batch.
+    const gone = { deliveryId: '00000000-0000-4000-8000-000000000000', owner: 'x', attempt: 1, statusCode: 200, latencyMs: 1, error: null, responseExcerpt: null, at: new Date().toISOString(), status: 'delivered' as const, nextAttemptAt: null };
+    await t.runtime.database.db.transaction().execute((trx) => recordOutcomes(trx, [gone]));
   });
 
   it('sends a test event once and reports the answer', async () => {
