@@ -15,6 +15,7 @@
  *
  * To add a scenario, append to SCENARIOS below.
  */
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { measureIngestion, measureLocalAnswers, type LatencyRow } from './knowledge.ts';
 import { chatQuestions, loadChatKnowledge, measureFirstToken, measureProviderOverhead, startFakeOpenAiServer, CHAT_SOURCE_CHARS } from './chat.ts';
@@ -181,6 +182,10 @@ async function main(): Promise<void> {
     env: childEnv({ HOST, PORT: String(receiverPort) }),
     url: `http://${HOST}:${receiverPort}`,
   });
+  // The receiver stands for the business's own server, which runs elsewhere: here it shares two
+  // cores with the service and the load generator, so it runs at the lowest priority and takes
+  // what CPU they leave.
+  if (receiver.pid) os.setPriority(receiver.pid, 19);
   await Promise.all([waitForHttp(bare, '/bare'), waitForHttp(parley, '/healthz'), waitForHttp(receiver, '/stats')]);
 
   const fixtures = await makeFixtures(parley.url);
