@@ -58,6 +58,8 @@ import { createLeadService } from './features/leads/leads.service.ts';
 import { leadRoutes } from './features/leads/leads.routes.ts';
 import { createCatalogService } from './features/catalog/catalog.service.ts';
 import { catalogRoutes } from './features/catalog/catalog.routes.ts';
+import { createAnalyticsService } from './features/analytics/analytics.service.ts';
+import { analyticsRoutes } from './features/analytics/analytics.routes.ts';
 import { inboxRoutes } from './features/inbox/inbox.routes.ts';
 
 export interface AppOptions {
@@ -218,6 +220,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(leadRoutes({ leads, bots, conversations }));
   const catalog = createCatalogService({ db, seam: runtime.database.dialect, clock, secrets, knowledge, publicUrl: config.publicUrl });
   await app.register(catalogRoutes({ catalog, bots }));
+  await app.register(analyticsRoutes({ analytics: createAnalyticsService({ db }), bots }));
   const inbox = createInboxService({ db, clock, conversations, live, bots, onSessionCleared: media.removeSessionFiles, log: app.log });
   await app.register(inboxRoutes({ inbox, bots, heartbeatMs: config.sseHeartbeatMs }));
 

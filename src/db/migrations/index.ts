@@ -10,6 +10,7 @@ import * as m0007 from './0007-knowledge-vectors.ts';
 import * as m0008 from './0008-webhooks.ts';
 import * as m0009 from './0009-leads.ts';
 import * as m0010 from './0010-catalog.ts';
+import * as m0011 from './0011-analytics-indexes.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0008-webhooks': m0008,
   '0009-leads': m0009,
   '0010-catalog': m0010,
+  '0011-analytics-indexes': m0011,
 };
 
 export const migrationProvider: MigrationProvider = {
