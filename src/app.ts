@@ -220,7 +220,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(leadRoutes({ leads, bots, conversations }));
   const catalog = createCatalogService({ db, seam: runtime.database.dialect, clock, secrets, knowledge, publicUrl: config.publicUrl });
   await app.register(catalogRoutes({ catalog, bots }));
-  await app.register(analyticsRoutes({ analytics: createAnalyticsService({ db }), bots }));
+  await app.register(analyticsRoutes({ analytics: createAnalyticsService({ db, clock }), bots }));
   const inbox = createInboxService({ db, clock, conversations, live, bots, onSessionCleared: media.removeSessionFiles, log: app.log });
   await app.register(inboxRoutes({ inbox, bots, heartbeatMs: config.sseHeartbeatMs }));
 

@@ -203,6 +203,8 @@ export interface ChatMessagesTable {
   engine: string | null;
   /** JSON array of {title, url}, for assistant messages. */
   sources: string | null;
+  /** 1 on a bot answer that said it did not know (parley-local's refusal). */
+  unanswered?: number | null;
   created_at: string;
 }
 

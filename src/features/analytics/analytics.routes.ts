@@ -1,8 +1,11 @@
-/** `GET /api/v1/analytics` (the bot of the credential) and `GET /api/v1/bots/{bot_id}/analytics` (all time). */
+/**
+ * `GET /api/v1/analytics` (the bot of the credential), `GET /api/v1/bots/{bot_id}/analytics` (all
+ * time), and the dashboard's charts and unanswered questions (any member of the bot's account).
+ */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { apiAccess } from '../../platform/auth/auth.ts';
+import { apiAccess, dashboardAccess, principalOf } from '../../platform/auth/auth.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { errorResponses } from '../../platform/schemas.ts';
 import { botScopeOf, pathBotOf } from '../bots/bot-scope.ts';
@@ -66,6 +69,51 @@ export function analyticsRoutes(deps: { analytics: AnalyticsService; bots: BotSe
         const bot = await pathBotOf(request, request.params.bot_id, bots);
         return { bot_id: bot.id, ...(await analytics.totals(bot.id)) };
       },
+    });
+
+    const DashboardParams = Type.Object({ bot_id: Type.String({ format: 'uuid' }) });
+    const Days = Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: 30 }));
+    const dashboardBot = async (request: { params: { bot_id: string } } & Parameters<typeof principalOf>[0]) =>
+      bots.getForAccount(principalOf(request, 'dashboard').accountId, request.params.bot_id);
+
+    app.get('/api/dashboard/bots/:bot_id/analytics/unanswered', {
+      config: { auth: dashboardAccess },
+      schema: {
+        operationId: 'dashboardUnansweredQuestions',
+        tags: ['dashboard: analytics'],
+        description:
+          'The questions the bot could not answer over the last `days` days (UTC, today included), most frequent first: the visitor message before each answer that said it did not know (parley-local), grouped by text regardless of case and closing punctuation, each group shown in its most recent wording.',
+        params: DashboardParams,
+        querystring: Type.Object({ days: Days, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20 })) }),
+        response: {
+          200: Type.Object({
+            days: Type.Integer(),
+            since: Type.String(),
+            questions: Type.Array(Type.Object({ question: Type.String(), count: Type.Integer(), last_asked_at: Type.String() })),
+          }),
+          ...errorResponses,
+        },
+      },
+      handler: async (request) => analytics.unanswered((await dashboardBot(request)).id, request.query.days ?? 30, request.query.limit ?? 20),
+    });
+
+    app.get('/api/dashboard/bots/:bot_id/analytics/daily', {
+      config: { auth: dashboardAccess },
+      schema: {
+        operationId: 'dashboardDailyAnalytics',
+        tags: ['dashboard: analytics'],
+        description: 'One entry per day (UTC) of the last `days` days, oldest first, zeros included: user and bot messages, session visits started, leads.',
+        params: DashboardParams,
+        querystring: Type.Object({ days: Days }),
+        response: {
+          200: Type.Object({
+            days: Type.Integer(),
+            series: Type.Array(Type.Object({ date: Type.String(), user_messages: Count, bot_messages: Count, sessions: Count, leads: Count })),
+          }),
+          ...errorResponses,
+        },
+      },
+      handler: async (request) => analytics.daily((await dashboardBot(request)).id, request.query.days ?? 30),
     });
   };
 }

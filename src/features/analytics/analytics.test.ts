@@ -60,4 +60,36 @@ describe('analytics', () => {
     const chatOnly = await createKey(t, owner, bot.id, { scopes: ['chat'] });
     assert.equal((await t.request('GET', '/api/v1/analytics', { token: chatOnly.key })).status, 403);
   });
+
+  it('lists the questions the bot could not answer, most frequent first, and daily series for charts', async () => {
+    const { owner, bot, key } = await botWithKey(t, { scopes: ['chat', 'read', 'write'] });
+    // No knowledge: every question is one the bot cannot answer; a greeting is not a question.
+    await say(key.key, 'Hello', 'u-1');
+    await say(key.key, "What is your CEO's name?", 'u-1');
+    await say(key.key, 'Do you sell bikes?', 'u-2');
+    await say(key.key, "what is your ceo's name", 'u-3');
+    t.clock.advance(86_400_000);
+    await say(key.key, 'Do you ship to Mars?', 'u-4');
+    const list = await t.request('GET', `/api/dashboard/bots/${bot.id}/analytics/unanswered?days=7`, { token: owner.token });
+    assert.equal(list.status, 200, list.text);
+    // Each group shows its most recent wording.
+    assert.deepEqual(list.body.questions.map((q: { question: string; count: number }) => [q.question, q.count]), [
+      ["what is your ceo's name", 2],
+      ['Do you ship to Mars?', 1],
+      ['Do you sell bikes?', 1],
+    ]);
+    const yesterdayOnly = await t.request('GET', `/api/dashboard/bots/${bot.id}/analytics/unanswered?days=1`, { token: owner.token });
+    assert.deepEqual(yesterdayOnly.body.questions.map((q: { question: string }) => q.question), ['Do you ship to Mars?']);
+
+    const daily = await t.request('GET', `/api/dashboard/bots/${bot.id}/analytics/daily?days=3`, { token: owner.token });
+    assert.equal(daily.body.series.length, 3);
+    const [first, second, third] = daily.body.series;
+    assert.deepEqual({ ...first, date: undefined }, { date: undefined, user_messages: 0, bot_messages: 0, sessions: 0, leads: 0 });
+    assert.deepEqual({ ...second, date: undefined }, { date: undefined, user_messages: 4, bot_messages: 4, sessions: 3, leads: 0 });
+    assert.deepEqual({ ...third, date: undefined }, { date: undefined, user_messages: 1, bot_messages: 1, sessions: 1, leads: 0 });
+    assert.equal(third.date, new Date(t.clock.now()).toISOString().slice(0, 10));
+    assert.equal((await t.request('GET', `/api/dashboard/bots/${bot.id}/analytics/daily?days=400`, { token: owner.token })).status, 400);
+    const stranger = await botWithKey(t);
+    assert.equal((await t.request('GET', `/api/dashboard/bots/${bot.id}/analytics/daily`, { token: stranger.owner.token })).status, 404);
+  });
 });

@@ -84,7 +84,7 @@ export function createChatService({ conversations, engine, usage, attachmentsFor
       // parley-local asks for contact details itself; a provider was told to in its prompt.
       const addition = lead && stream.engine === LOCAL_ENGINE_NAME ? await leads!.followUp(bot, { rowId: turn.sessionId }, lead, stream) : null;
       if (addition) emit(written ? `\n\n${addition}` : addition);
-      return { sources: stream.sources(), engineName: stream.engine };
+      return { sources: stream.sources(), engineName: stream.engine, unanswered: stream.outcome === 'refusal' };
     } catch (err) {
       if (err instanceof AnswerError) throw err;
       log.error({ err, botId: bot.id }, 'answer engine failed');
@@ -123,7 +123,9 @@ export function createChatService({ conversations, engine, usage, attachmentsFor
         ? await leads!.followUp(bot, session, lead, { language: chooseLanguage({ bot, question: request.text, history: turn.history, responseLanguage: request.responseLanguage }) })
         : null;
     if (acknowledgement) emit(acknowledgement);
-    const { sources, engineName } = acknowledgement ? { sources: [], engineName: LOCAL_ENGINE_NAME } : await answer(request, turn, lead, emit);
+    const { sources, engineName, unanswered } = acknowledgement
+      ? { sources: [], engineName: LOCAL_ENGINE_NAME, unanswered: false }
+      : await answer(request, turn, lead, emit);
     const reply = parts.join('');
     const message = await conversations.addAssistantMessage(bot, turn, {
       content: reply,
@@ -131,6 +133,7 @@ export function createChatService({ conversations, engine, usage, attachmentsFor
       latencyMs: performance.now() - started,
       engine: engineName,
       sources,
+      unanswered,
     });
     announce(bot.id, turn.sessionKey, message);
     return { paused: false, sessionKey: turn.sessionKey, messageId: message.id, reply, sources };

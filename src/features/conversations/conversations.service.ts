@@ -212,7 +212,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
     async addAssistantMessage(
       bot: ConversationBot,
       turn: { sessionId: string; sessionKey: string },
-      answer: { content: string; author: 'bot' | 'operator'; latencyMs: number; engine?: string; sources?: AnswerSource[] },
+      answer: { content: string; author: 'bot' | 'operator'; latencyMs: number; engine?: string; sources?: AnswerSource[]; unanswered?: boolean },
     ): Promise<StoredMessage> {
       const at = isoAt(clock.now());
       const message: StoredMessage = { id: timeOrderedUuid(), role: 'assistant', author: answer.author, content: answer.content, feedback_rating: null, created_at: at };
@@ -224,6 +224,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
           latency_ms: Math.round(answer.latencyMs),
           engine: answer.engine ?? null,
           sources: answer.sources ? JSON.stringify(answer.sources) : null,
+          unanswered: answer.unanswered ? 1 : null,
         });
         await repo.touchSession(trx, turn.sessionId, at, 1);
         const data = { message_id: message.id, role: 'assistant', content: answer.content, latency_ms: Math.round(answer.latencyMs), ...(answer.author === 'operator' && { author: 'operator' }) };
