@@ -8,12 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from './config/config.ts';
 import { dropPostgresSchema, openDatabase } from './db/database.ts';
 import { usingPostgres } from './testing/test-app.ts';
+import { freePort } from './testing/free-port.ts';
 
 /** The real entry point as a process: start, serve, and shut down gracefully on SIGTERM. */
 describe('server process', () => {
   it('serves, refuses a bad configuration (a port, an embedding model) by name, and on SIGTERM finishes and flushes the audit log', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'parley-server-'));
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    // Random ports in the ephemeral range collide with other tests' outgoing connections.
+    const port = await freePort();
     const schema = `srv_${randomBytes(5).toString('hex')}`;
     const env: Record<string, string> = {
       ...(process.env as Record<string, string>),

@@ -15,9 +15,8 @@ import type { AnalyticsService } from './analytics.service.ts';
 const Count = Type.Integer({ minimum: 0 });
 const TotalsFields = { total_messages: Count, user_messages: Count, bot_messages: Count, unique_sessions: Count, total_leads: Count };
 
-/** An ISO 8601 date or date-time, as a UTC ISO string; anything else is a 400 naming `since`. */
-function parseSince(value: string | undefined): string | null {
-  if (value === undefined) return null;
+/** An ISO 8601 date or date-time as a UTC ISO string, to compare with stored times; anything else is a 400 naming `since`. */
+function parseSince(value: string): string {
   const ms = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i.test(value.trim()) ? Date.parse(value.trim()) : NaN;
   if (Number.isNaN(ms)) throw new ValidationError("query parameter 'since' must be an ISO 8601 date or date-time, e.g. 2026-11-01T00:00:00Z");
   return new Date(ms).toISOString();
@@ -35,7 +34,7 @@ export function analyticsRoutes(deps: { analytics: AnalyticsService; bots: BotSe
         operationId: 'getAnalytics',
         tags,
         description:
-          'Counts from the stored data at request time. Without `since`, lifetime totals; with it, only messages, session visits and leads on or after it (`since` is echoed as UTC). `knowledge_sources` and `knowledge_kb` are the knowledge attached now, never filtered. `total_sessions` equals `unique_sessions`.',
+          'Counts from the stored data at request time. Without `since`, lifetime totals; with it, only messages, session visits and leads on or after it (`since` is echoed as sent). `knowledge_sources` and `knowledge_kb` are the knowledge attached now, never filtered. `total_sessions` equals `unique_sessions`.',
         querystring: Type.Object({ since: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601 date or date-time' })), bot_id: Type.Optional(Type.String()) }),
         response: {
           200: Type.Object({
@@ -50,9 +49,11 @@ export function analyticsRoutes(deps: { analytics: AnalyticsService; bots: BotSe
         },
       },
       handler: async (request) => {
-        const since = parseSince(request.query.since);
+        const given = request.query.since;
+        const since = given === undefined ? null : parseSince(given);
         const { bot } = await botScopeOf(request, bots);
-        return analytics.report(bot.id, since);
+        // `since` is echoed as sent; the window starts at the instant it names.
+        return { ...(await analytics.report(bot.id, since)), since: given ?? null };
       },
     });
 

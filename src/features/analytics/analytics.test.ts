@@ -39,7 +39,7 @@ describe('analytics', () => {
       bot_id: bot.id, since: mark, total_messages: 2, user_messages: 1, bot_messages: 1, unique_sessions: 1, total_sessions: 1, total_leads: 0, knowledge_sources: 1, knowledge_kb: 3,
     });
     const dateOnly = await t.request('GET', '/api/v1/analytics?since=2000-01-01', { token: key.key });
-    assert.equal(dateOnly.body.since, '2000-01-01T00:00:00.000Z');
+    assert.equal(dateOnly.body.since, '2000-01-01', 'echoed as sent');
     assert.equal(dateOnly.body.total_messages, 8);
     for (const bad of ['yesterday', '2026-13-45', '12345']) {
       const res = await t.request('GET', `/api/v1/analytics?since=${bad}`, { token: key.key });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { dropPostgresSchema } from '../../db/database.ts';
 import { usingPostgres } from '../../testing/test-app.ts';
+import { freePort } from '../../testing/free-port.ts';
 import { startWebhookReceiver } from '../../testing/webhook-receiver.ts';
 
 async function startServer(env: Record<string, string>, base: string): Promise<ChildProcess> {
@@ -26,7 +27,8 @@ async function startServer(env: Record<string, string>, base: string): Promise<C
 describe('webhook delivery across a crash', () => {
   it('delivers, after a restart, the deliveries a SIGKILLed process had claimed or not yet sent', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'parley-crash-'));
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    // Random ports in the ephemeral range collide with other tests' outgoing connections.
+    const port = await freePort();
     const schema = `crash_${randomBytes(5).toString('hex')}`;
     const base = `http://127.0.0.1:${port}`;
     const env: Record<string, string> = {
