@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig } from './config/config.ts';
 import { dropPostgresSchema, openDatabase } from './db/database.ts';
 import { usingPostgres } from './testing/test-app.ts';
+import { serverProcessEnv, startServerProcess } from './testing/server-process.ts';
 import { freePort } from './testing/free-port.ts';
 
 /** The real entry point as a process: start, serve, and shut down gracefully on SIGTERM. */
@@ -17,18 +18,7 @@ describe('server process', () => {
     // Random ports in the ephemeral range collide with other tests' outgoing connections.
     const port = await freePort();
     const schema = `srv_${randomBytes(5).toString('hex')}`;
-    const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'silent',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      PARLEY_SIGNUP: 'open',
-      PARLEY_PASSWORD_HASH_COST: '10',
-      PARLEY_AUDIT_FLUSH_MS: '3600000',
-      ...(usingPostgres && { DATABASE_URL: process.env.TEST_DATABASE_URL!, DATABASE_SCHEMA: schema }),
-    };
+    const env = serverProcessEnv({ port, dataDir, schema, extra: { PARLEY_AUDIT_FLUSH_MS: '3600000' } });
     try {
       const bad = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: { ...env, PORT: 'not-a-port' } });
       let badOutput = '';
@@ -43,18 +33,9 @@ describe('server process', () => {
       assert.equal(await new Promise((resolve) => unknownEmbedding.on('exit', resolve)), 1);
       assert.match(embeddingOutput, /PARLEY_EMBEDDING_MODEL: expected provider:model with provider openai, mistral or google .*got 'bogus:x'/);
 
-      const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-      let serverErrors = '';
-      server.stderr.on('data', (chunk) => (serverErrors += chunk));
+      const server = await startServerProcess(env);
       const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
       const base = `http://127.0.0.1:${port}`;
-      // Generous: a cold start compiles the TypeScript while other test files load the machine.
-      let up = false;
-      for (let i = 0; i < 300 && !up && server.exitCode === null; i++) {
-        up = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
-        if (!up) await new Promise((r) => setTimeout(r, 100));
-      }
-      assert.ok(up, `the server answers /healthz (exit code ${server.exitCode}, stderr: ${serverErrors || 'empty'})`);
 
       const post = (path: string, body: unknown, token?: string) =>
         fetch(base + path, {

@@ -5,10 +5,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { apiAccess, dashboardAccess, principalOf } from '../../platform/auth/auth.ts';
+import { apiAccess, dashboardAccess } from '../../platform/auth/auth.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import { errorResponses } from '../../platform/schemas.ts';
-import { botScopeOf, pathBotOf } from '../bots/bot-scope.ts';
+import { botScopeOf, dashboardBotOf, pathBotOf } from '../bots/bot-scope.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import type { AnalyticsService } from './analytics.service.ts';
 
@@ -74,8 +74,6 @@ export function analyticsRoutes(deps: { analytics: AnalyticsService; bots: BotSe
 
     const DashboardParams = Type.Object({ bot_id: Type.String({ format: 'uuid' }) });
     const Days = Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: 30 }));
-    const dashboardBot = async (request: { params: { bot_id: string } } & Parameters<typeof principalOf>[0]) =>
-      bots.getForAccount(principalOf(request, 'dashboard').accountId, request.params.bot_id);
 
     app.get('/api/dashboard/bots/:bot_id/analytics/unanswered', {
       config: { auth: dashboardAccess },
@@ -95,7 +93,7 @@ export function analyticsRoutes(deps: { analytics: AnalyticsService; bots: BotSe
           ...errorResponses,
         },
       },
-      handler: async (request) => analytics.unanswered((await dashboardBot(request)).id, request.query.days ?? 30, request.query.limit ?? 20),
+      handler: async (request) => analytics.unanswered((await dashboardBotOf(request, request.params.bot_id, bots)).id, request.query.days ?? 30, request.query.limit ?? 20),
     });
 
     app.get('/api/dashboard/bots/:bot_id/analytics/daily', {
@@ -114,7 +112,7 @@ export function analyticsRoutes(deps: { analytics: AnalyticsService; bots: BotSe
           ...errorResponses,
         },
       },
-      handler: async (request) => analytics.daily((await dashboardBot(request)).id, request.query.days ?? 30),
+      handler: async (request) => analytics.daily((await dashboardBotOf(request, request.params.bot_id, bots)).id, request.query.days ?? 30),
     });
   };
 }

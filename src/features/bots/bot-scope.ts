@@ -6,6 +6,8 @@ import { isUuid } from '../../platform/schemas.ts';
 import type { FastifyRequest } from 'fastify';
 import { principalOf } from '../../platform/auth/auth.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.ts';
+import type { Tab } from '../../platform/auth/principal.ts';
+import { assertTab } from '../auth/roles.ts';
 import type { Bot } from './bots.schemas.ts';
 import type { BotService } from './bots.service.ts';
 
@@ -39,4 +41,14 @@ export async function pathBotOf(request: FastifyRequest, botId: string, bots: Bo
   }
   if (principal.kind === 'oauth' || principal.kind === 'dashboard') return bots.getForAccount(principal.accountId, botId);
   throw new ForbiddenError('This endpoint needs an API key or an OAuth token');
+}
+
+/**
+ * Resolves `{bot_id}` of a dashboard path for the signed-in member: 403 without `tab` (when the
+ * route needs one), 404 for another account's bot.
+ */
+export async function dashboardBotOf(request: FastifyRequest, botId: string, bots: BotService, tab?: Tab): Promise<Bot> {
+  const user = principalOf(request, 'dashboard');
+  if (tab) assertTab(user, tab);
+  return bots.getForAccount(user.accountId, botId);
 }

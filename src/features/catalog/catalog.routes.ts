@@ -9,7 +9,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { dashboardAccess, principalOf } from '../../platform/auth/auth.ts';
 import { NotFoundError } from '../../platform/errors.ts';
 import { ErrorSchema, errorResponses, isUuid, pageQuery, TimestampSchema } from '../../platform/schemas.ts';
-import { assertRole, assertTab } from '../auth/roles.ts';
+import { assertRole } from '../auth/roles.ts';
+import { dashboardBotOf } from '../bots/bot-scope.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import type { CatalogService } from './catalog.service.ts';
 import { CATALOG_EVENTS, CatalogItemSchema, CreateItemSchema, UpdateItemSchema } from './catalog.schemas.ts';
@@ -67,11 +68,6 @@ export function catalogRoutes(deps: { catalog: CatalogService; bots: BotService 
       },
     });
 
-    const itemsBot = async (request: { params: { bot_id: string } } & Parameters<typeof principalOf>[0]) => {
-      const user = principalOf(request, 'dashboard');
-      assertTab(user, 'knowledge');
-      return bots.getForAccount(user.accountId, request.params.bot_id);
-    };
     const tags = ['dashboard: catalog'];
 
     app.get('/api/dashboard/bots/:bot_id/catalog/items', {
@@ -84,7 +80,7 @@ export function catalogRoutes(deps: { catalog: CatalogService; bots: BotService 
         response: { 200: Type.Object({ items: Type.Array(CatalogItemSchema), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }), ...errorResponses },
       },
       handler: async (request) => {
-        const bot = await itemsBot(request);
+        const bot = await dashboardBotOf(request, request.params.bot_id, bots, 'knowledge');
         const page = { limit: request.query.limit ?? 50, offset: request.query.offset ?? 0 };
         return { ...(await catalog.list(bot.id, page)), ...page };
       },
@@ -100,19 +96,19 @@ export function catalogRoutes(deps: { catalog: CatalogService; bots: BotService 
         body: CreateItemSchema,
         response: { 201: CatalogItemSchema, ...errorResponses },
       },
-      handler: async (request, reply) => reply.code(201).send(await catalog.create((await itemsBot(request)).id, request.body)),
+      handler: async (request, reply) => reply.code(201).send(await catalog.create((await dashboardBotOf(request, request.params.bot_id, bots, 'knowledge')).id, request.body)),
     });
 
     app.patch('/api/dashboard/bots/:bot_id/catalog/items/:item_id', {
       config: { auth: dashboardAccess },
       schema: { operationId: 'dashboardUpdateCatalogItem', tags, description: 'Changes the fields sent (`metadata` whole).', params: ItemParams, body: UpdateItemSchema, response: { 200: CatalogItemSchema, ...errorResponses } },
-      handler: async (request) => catalog.update((await itemsBot(request)).id, request.params.item_id, request.body),
+      handler: async (request) => catalog.update((await dashboardBotOf(request, request.params.bot_id, bots, 'knowledge')).id, request.params.item_id, request.body),
     });
 
     app.delete('/api/dashboard/bots/:bot_id/catalog/items/:item_id', {
       config: { auth: dashboardAccess },
       schema: { operationId: 'dashboardDeleteCatalogItem', tags, params: ItemParams, response: { 200: Type.Object({ success: Type.Boolean(), id: Type.String() }), ...errorResponses } },
-      handler: async (request) => catalog.remove((await itemsBot(request)).id, request.params.item_id),
+      handler: async (request) => catalog.remove((await dashboardBotOf(request, request.params.bot_id, bots, 'knowledge')).id, request.params.item_id),
     });
   };
 }

@@ -5,10 +5,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { apiAccess, dashboardAccess, principalOf } from '../../platform/auth/auth.ts';
+import { apiAccess, dashboardAccess } from '../../platform/auth/auth.ts';
 import { errorResponses, pageQuery, TimestampSchema } from '../../platform/schemas.ts';
-import { assertTab } from '../auth/roles.ts';
-import { botScopeOf } from '../bots/bot-scope.ts';
+import { botScopeOf, dashboardBotOf } from '../bots/bot-scope.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import { SessionKeySchema } from '../chat/chat.schemas.ts';
 import type { ConversationService } from '../conversations/conversations.service.ts';
@@ -50,11 +49,6 @@ export function leadRoutes(deps: { leads: LeadService; bots: BotService; convers
       },
     });
 
-    const dashboardBot = async (request: { params: { bot_id: string } } & Parameters<typeof principalOf>[0]) => {
-      const user = principalOf(request, 'dashboard');
-      assertTab(user, 'inbox');
-      return bots.getForAccount(user.accountId, request.params.bot_id);
-    };
     const BotParams = Type.Object({ bot_id: Type.String({ format: 'uuid' }) });
 
     app.get('/api/dashboard/bots/:bot_id/leads', {
@@ -68,7 +62,7 @@ export function leadRoutes(deps: { leads: LeadService; bots: BotService; convers
         response: { 200: LeadListSchema, ...errorResponses },
       },
       handler: async (request) => {
-        const bot = await dashboardBot(request);
+        const bot = await dashboardBotOf(request, request.params.bot_id, bots, 'inbox');
         const page = { limit: request.query.limit ?? 50, offset: request.query.offset ?? 0 };
         return { ...(await leads.list(bot.id, { ...page, q: request.query.q })), ...page };
       },
@@ -85,7 +79,7 @@ export function leadRoutes(deps: { leads: LeadService; bots: BotService; convers
         response: { 200: Type.String({ description: 'text/csv' }), ...errorResponses },
       },
       handler: async (request, reply) => {
-        const bot = await dashboardBot(request);
+        const bot = await dashboardBotOf(request, request.params.bot_id, bots, 'inbox');
         const { leads: rows } = await leads.list(bot.id, { limit: CSV_EXPORT_LIMIT, offset: 0, q: request.query.q });
         return reply
           .type('text/csv; charset=utf-8')

@@ -141,13 +141,14 @@ export function createLeadService({ db, clock }: { db: Db; clock: Clock }) {
   return {
     /** Reads a visitor message of a session for details and intents, and stores what it gives. */
     async readMessage(bot: LeadBot, session: { rowId: string; key: string }, text: string): Promise<LeadTurn> {
+      const turn = { wantsContact: wantsContact(text), wantsMeeting: wantsMeeting(text) };
+      // Without lead capture only the intents matter (the booking link): no stored state to read.
+      if (!bot.lead_capture_enabled) return { state: structuredClone(FRESH), missing: [], ...turn, onlyDetails: false };
       return db.transaction().execute(async (trx) => {
         const stored = await repo.sessionLeadState(trx, session.rowId);
         const state = parseState(stored?.lead_state);
         const asked = state.asked;
         state.asked = null;
-        const turn = { wantsContact: wantsContact(text), wantsMeeting: wantsMeeting(text) };
-        if (!bot.lead_capture_enabled) return { state, missing: [], ...turn, onlyDetails: false };
 
         if (asked && isDecline(text) && !turn.wantsContact) state.declined = true;
         const details = findDetails(text, { country: countryOfTimezone(stored?.visitor_timezone), asked: asked ?? undefined });

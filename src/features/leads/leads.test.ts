@@ -151,8 +151,14 @@ describe('leads', () => {
   });
 
   it('takes the widget form: validates, normalises, creates then completes the lead', async () => {
-    const { bot, key } = await leadBot();
-    const widget = (body: unknown) => t.request('POST', '/api/widget/leads', { token: bot.id, body });
+    const { bot, key } = await leadBot({ allowed_domains: ['shop.example.com'] });
+    // Widget access: the Origin must be one of the bot's allowed_domains.
+    const foreign = await t.request('POST', '/api/widget/leads', { token: bot.id, body: { session_id: 'form-0', email: 'x@example.com' }, headers: { origin: 'https://evil.example.net' } });
+    assert.equal(foreign.status, 403);
+    const allowed = await t.request('POST', '/api/widget/leads', { token: bot.id, body: { session_id: 'form-0', email: 'x@example.com' }, headers: { origin: 'https://shop.example.com' } });
+    assert.equal(allowed.status, 201, allowed.text);
+    assert.equal(allowed.headers.get('access-control-allow-origin'), 'https://shop.example.com');
+    const widget = (body: unknown) => t.request('POST', '/api/widget/leads', { token: bot.id, body, headers: { origin: 'https://shop.example.com' } });
     assert.match((await widget({ session_id: 'form-1', email: 'not-an-email' })).body.detail, /'email'/);
     assert.match((await widget({ session_id: 'form-1', phone: '12' })).body.detail, /'phone'/);
     assert.match((await widget({ session_id: 'form-1', name: 'Only A Name' })).body.detail, /'email' or 'phone'/);
@@ -165,7 +171,7 @@ describe('leads', () => {
     assert.equal(completed.body.lead.id, created.body.lead.id);
     assert.deepEqual(completed.body.lead.extra, { company: 'Zed' });
     const listed = await t.request('GET', '/api/v1/leads?limit=1&offset=0', { token: key.key });
-    assert.deepEqual({ total: listed.body.total, limit: listed.body.limit, offset: listed.body.offset }, { total: 1, limit: 1, offset: 0 });
+    assert.deepEqual({ total: listed.body.total, limit: listed.body.limit, offset: listed.body.offset }, { total: 2, limit: 1, offset: 0 });
     assert.equal((await t.request('GET', '/api/v1/leads?limit=500', { token: key.key })).status, 400);
   });
 

@@ -2,7 +2,7 @@
 // the deliveries were committed with their events, and the dead process's leases run out.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,18 +11,7 @@ import { dropPostgresSchema } from '../../db/database.ts';
 import { usingPostgres } from '../../testing/test-app.ts';
 import { freePort } from '../../testing/free-port.ts';
 import { startWebhookReceiver } from '../../testing/webhook-receiver.ts';
-
-async function startServer(env: Record<string, string>, base: string): Promise<ChildProcess> {
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let errors = '';
-  server.stderr!.on('data', (chunk) => (errors += chunk));
-  for (let i = 0; i < 300 && server.exitCode === null; i++) {
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) return server;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  server.kill('SIGKILL');
-  throw new Error(`the server did not start: ${errors}`);
-}
+import { serverProcessEnv, startServerProcess } from '../../testing/server-process.ts';
 
 describe('webhook delivery across a crash', () => {
   it('delivers, after a restart, the deliveries a SIGKILLed process had claimed or not yet sent', async () => {
@@ -31,24 +20,16 @@ describe('webhook delivery across a crash', () => {
     const port = await freePort();
     const schema = `crash_${randomBytes(5).toString('hex')}`;
     const base = `http://127.0.0.1:${port}`;
-    const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'silent',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      PARLEY_SIGNUP: 'open',
-      PARLEY_PASSWORD_HASH_COST: '10',
-      PARLEY_ALLOW_PRIVATE_NETWORK: '1',
-      PARLEY_WEBHOOK_TIMEOUT_MS: '3000',
-      PARLEY_WEBHOOK_RETRY_DELAYS: '1,1,1,1,1,1,1',
-      ...(usingPostgres && { DATABASE_URL: process.env.TEST_DATABASE_URL!, DATABASE_SCHEMA: schema }),
-    };
+    const env = serverProcessEnv({
+      port,
+      dataDir,
+      schema,
+      extra: { PARLEY_ALLOW_PRIVATE_NETWORK: '1', PARLEY_WEBHOOK_TIMEOUT_MS: '3000', PARLEY_WEBHOOK_RETRY_DELAYS: '1,1,1,1,1,1,1' },
+    });
     const receiver = await startWebhookReceiver();
     let server: ChildProcess | undefined;
     try {
-      server = await startServer(env, base);
+      server = await startServerProcess(env);
       const post = (path: string, body: unknown, token?: string) =>
         fetch(base + path, {
           method: 'POST',
@@ -76,7 +57,7 @@ describe('webhook delivery across a crash', () => {
       assert.equal(sent.size, inFlight);
 
       receiver.behave('/crash', 'ok');
-      server = await startServer(env, base);
+      server = await startServerProcess(env);
       // Lease: the time-out plus 5 s; then each delivery is attempted again and answered.
       const deadline = Date.now() + 30_000;
       const answered = () => receiver.received.filter((r) => r.path === '/crash').slice(inFlight);

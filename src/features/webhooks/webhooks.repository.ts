@@ -28,13 +28,14 @@ export const deliveriesQueued = new EventEmitter().setMaxListeners(0);
 export async function enqueueDeliveries(trx: Db, events: readonly OutboxEvent[]): Promise<number> {
   if (events.length === 0) return 0;
   const botIds = [...new Set(events.map((e) => e.botId))];
-  const hooks = await trx.selectFrom('webhooks').select(['id', 'bot_id', 'events']).where('bot_id', 'in', botIds).execute();
-  if (hooks.length === 0) return 0;
+  const rowsOfHooks = await trx.selectFrom('webhooks').select(['id', 'bot_id', 'events']).where('bot_id', 'in', botIds).execute();
+  if (rowsOfHooks.length === 0) return 0;
+  const hooks = rowsOfHooks.map((h) => ({ id: h.id, bot_id: h.bot_id, events: JSON.parse(h.events) as string[] }));
   const rows: DeliveryRow[] = [];
   for (const event of events) {
     let body: string | undefined;
     for (const hook of hooks) {
-      if (hook.bot_id !== event.botId || !(JSON.parse(hook.events) as string[]).includes(event.event)) continue;
+      if (hook.bot_id !== event.botId || !hook.events.includes(event.event)) continue;
       body ??= envelopeOf(event);
       rows.push(newDelivery(hook.id, event.botId, event.event, body, event.occurredAt));
     }
@@ -162,7 +163,9 @@ export async function recordOutcomes(trx: Db, all: AttemptOutcome[]): Promise<vo
   for (const o of outcomes) {
     if (o.status !== 'delivered') continue;
     const key = `${o.statusCode}\u0000${o.owner}`;
-    delivered.set(key, [...(delivered.get(key) ?? []), o]);
+    const group = delivered.get(key);
+    if (group) group.push(o);
+    else delivered.set(key, [o]);
   }
   for (const group of delivered.values()) {
     const { statusCode, owner, at } = group[0]!;

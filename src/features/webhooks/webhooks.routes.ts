@@ -6,10 +6,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { apiAccess, dashboardAccess, principalOf, type AuthRequirement } from '../../platform/auth/auth.ts';
+import { apiAccess, dashboardAccess, type AuthRequirement } from '../../platform/auth/auth.ts';
 import { errorResponses, pageQuery } from '../../platform/schemas.ts';
-import { assertTab } from '../auth/roles.ts';
-import { botScopeOf } from '../bots/bot-scope.ts';
+import { botScopeOf, dashboardBotOf } from '../bots/bot-scope.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import type { WebhookService } from './webhooks.service.ts';
 import {
@@ -55,11 +54,7 @@ export function webhookRoutes(deps: { webhooks: WebhookService; bots: BotService
     prefix: '/api/dashboard/bots/:bot_id/webhooks',
     params: { bot_id: Type.String({ format: 'uuid' }) },
     auth: () => dashboardAccess,
-    async botOf(request) {
-      const user = principalOf(request, 'dashboard');
-      assertTab(user, 'webhooks');
-      return (await bots.getForAccount(user.accountId, (request.params as { bot_id: string }).bot_id)).id;
-    },
+    botOf: async (request) => (await dashboardBotOf(request, (request.params as { bot_id: string }).bot_id, bots, 'webhooks')).id,
     tag: 'dashboard: webhooks',
     operation: 'dashboard',
   };

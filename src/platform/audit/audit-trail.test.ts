@@ -71,19 +71,23 @@ describe('audit log', () => {
     const t = await startTestApp({ app: { logger: { level: 'error', stream: logStream } } });
     try {
       const { key } = await botWithKey(t);
-      // SQLite waits 5 s (busy_timeout) for the lock, then fails the write: hold it longer.
-      // PostgreSQL waits for the lock as long as it takes; the rows must arrive all the same.
-      const lock = await holdAuditLock(t, usingPostgres ? 1500 : 6500);
+      // SQLite waits 5 s (busy_timeout) for the lock, then fails the write: the lock is held until a
+      // write has failed. PostgreSQL waits for the lock as long as it takes; it is held 1.5 s.
+      const lock = await holdAuditLock(t);
       // The first ten go without a key (401): nothing but the audit appender writes for them, so
-      // its flush meets the lock for longer than it waits. The rest use the key, whose last-use time
-      // and usage counters are written on the main connection, which meets the lock as well.
+      // its flush meets the lock and fails after the busy timeout. (Keyed requests would also write
+      // last-use times and counters on the main connection, whose synchronous wait for the lock
+      // would stall the test itself.) The lock goes once a write has failed; the rest come after.
       const ids = Array.from({ length: 30 }, (_, i) => `locked-${i}`);
-      for (const [i, id] of ids.entries()) {
-        const res = await t.request('GET', '/api/v1/bot', { token: i < 10 ? undefined : key.key, headers: { 'x-request-id': id } });
-        assert.equal(res.status, i < 10 ? 401 : 200);
-        if (i === 9) await new Promise((r) => setTimeout(r, 300));
+      for (const id of ids.slice(0, 10)) {
+        assert.equal((await t.request('GET', '/api/v1/bot', { headers: { 'x-request-id': id } })).status, 401);
       }
-      await lock.released;
+      if (usingPostgres) await new Promise((r) => setTimeout(r, 1500));
+      else for (let i = 0; i < 200 && failures.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+      await lock.release();
+      for (const id of ids.slice(10)) {
+        assert.equal((await t.request('GET', '/api/v1/bot', { token: key.key, headers: { 'x-request-id': id } })).status, 200);
+      }
       const db = t.runtime.database.db;
       let written: string[] = [];
       for (let i = 0; i < 200 && written.length < ids.length; i++) {
@@ -100,37 +104,39 @@ describe('audit log', () => {
   });
 });
 
-/** Takes the audit table's write lock from a second connection; `released` resolves once it has let go after `ms`. */
-async function holdAuditLock(t: TestApp, ms: number): Promise<{ released: Promise<void> }> {
+/** Takes the audit table's write lock from a second connection until `release()`. */
+async function holdAuditLock(t: TestApp): Promise<{ release(): Promise<void> }> {
   if (usingPostgres) {
     const client = new pg.Client({ connectionString: t.env.DATABASE_URL });
     await client.connect();
     await client.query(`set search_path = "${t.env.DATABASE_SCHEMA}"`);
     await client.query('begin');
     await client.query('lock table audit_log in exclusive mode');
-    const released = new Promise<void>((resolve, reject) => {
-      setTimeout(() => {
-        client.query('commit').then(() => client.end()).then(resolve, reject);
-      }, ms);
-    });
-    return { released };
+    return { release: async () => void (await client.query('commit'), await client.end()) };
   }
   // Another process: better-sqlite3 waits for a lock synchronously, so a holder on this thread could
-  // not let go on time while the service's own writes wait.
-  const holder = spawn(process.execPath, ['-e', LOCK_HOLDER, join(t.env.DATA_DIR!, 'parley.sqlite'), String(ms)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const released = new Promise<void>((resolve, reject) =>
+  // not let go while the service's own writes wait. It says it holds the lock over IPC, and lets go
+  // when its stdin closes.
+  const holder = spawn(process.execPath, ['-e', LOCK_HOLDER, join(t.env.DATA_DIR!, 'parley.sqlite')], { stdio: ['pipe', 'inherit', 'inherit', 'ipc'] });
+  const exited = new Promise<void>((resolve, reject) =>
     holder.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the lock holder failed (${code})`)))),
   );
-  await Promise.race([new Promise((resolve) => holder.once('message', resolve)), released.then(() => Promise.reject(new Error('the lock holder exited early')))]);
-  return { released };
+  await Promise.race([new Promise((resolve) => holder.once('message', resolve)), exited.then(() => Promise.reject(new Error('the lock holder exited early')))]);
+  return {
+    release: () => {
+      holder.stdin!.end();
+      return exited;
+    },
+  };
 }
 
-/** Takes SQLite's write lock on the file given, says so, holds it for the milliseconds given, lets go. */
+/** Takes SQLite's write lock on the file given, says so, and lets go when its stdin closes (or after 60 s). */
 const LOCK_HOLDER = `
   const SQLite = require('better-sqlite3');
-  const [file, ms] = process.argv.slice(1);
-  const db = new SQLite(file);
+  const db = new SQLite(process.argv[1]);
   db.exec('begin immediate');
+  const letGo = () => { clearTimeout(timer); db.exec('commit'); db.close(); process.exit(0); };
+  const timer = setTimeout(letGo, 60000);
+  process.stdin.on('end', letGo).resume();
   process.send('locked');
-  setTimeout(() => { db.exec('commit'); db.close(); process.disconnect(); }, Number(ms));
 `;
