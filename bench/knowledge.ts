@@ -16,7 +16,8 @@ export interface LatencyRow {
   samples: number;
   p50: number;
   p95: number;
-  target: { percentile: 'p50' | 'p95'; maxMs: number };
+  /** None for a figure shown for scale only. */
+  target?: { percentile: 'p50' | 'p95'; maxMs: number };
 }
 
 export function percentile(values: number[], p: number): number {
@@ -24,7 +25,7 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export function row(name: string, times: number[], target: LatencyRow['target']): LatencyRow {
+export function row(name: string, times: number[], target?: LatencyRow['target']): LatencyRow {
   return { name, samples: times.length, p50: percentile(times, 50), p95: percentile(times, 95), target };
 }
 

@@ -21,6 +21,7 @@ import { createTeamService } from './features/team/team.service.ts';
 import { teamRoutes } from './features/team/team.routes.ts';
 import { accountDefaultModel, createBotService } from './features/bots/bots.service.ts';
 import { botRoutes } from './features/bots/bots.routes.ts';
+import { botApiRoutes } from './features/bots/bots-api.routes.ts';
 import { createKeyService } from './features/keys/keys.service.ts';
 import { keyRoutes } from './features/keys/keys.routes.ts';
 import { createProviderKeyService } from './features/provider-keys/provider-keys.service.ts';
@@ -61,6 +62,8 @@ import { catalogRoutes } from './features/catalog/catalog.routes.ts';
 import { createAnalyticsService } from './features/analytics/analytics.service.ts';
 import { analyticsRoutes } from './features/analytics/analytics.routes.ts';
 import { inboxRoutes } from './features/inbox/inbox.routes.ts';
+import { createOAuthService, oauthConsentKey } from './features/oauth/oauth.service.ts';
+import { oauthRoutes } from './features/oauth/oauth.routes.ts';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -168,6 +171,15 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     resolve: (credential) => accounts.resolveSession(credential),
     invalidDetail: 'Invalid or expired dashboard session',
   });
+  const oauth = createOAuthService({
+    db,
+    clock,
+    issuer: config.publicUrl,
+    accessTokenTtlSec: config.accessTokenTtlSec,
+    refreshTokenTtlSec: config.refreshTokenTtlSec,
+    consentKey: oauthConsentKey(masterKey),
+  });
+  auth.addResolver(oauth.resolver);
   // Synchronous unless the rate-limit store is shared (Redis): no promise per request otherwise.
   auth.afterAuthenticate((principal, request) => {
     if (principal.kind === 'widget') {
@@ -187,6 +199,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(authRoutes({ auth: accounts, secureCookies: config.publicUrl.startsWith('https:') }));
   await app.register(teamRoutes({ team }));
   await app.register(botRoutes({ bots }));
+  await app.register(botApiRoutes({ bots }));
   await app.register(keyRoutes({ keys, bots }));
   await app.register(usageRoutes({ usage }));
   await app.register(providerKeyRoutes({ providerKeys, bots }));
@@ -223,6 +236,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(analyticsRoutes({ analytics: createAnalyticsService({ db, clock }), bots }));
   const inbox = createInboxService({ db, clock, conversations, live, bots, onSessionCleared: media.removeSessionFiles, log: app.log });
   await app.register(inboxRoutes({ inbox, bots, heartbeatMs: config.sseHeartbeatMs }));
+  await app.register(oauthRoutes({ oauth, auth, describeUser: (user) => accounts.describe(user) }));
 
   const crawler = options.backgroundJobs ? startCrawlScheduler({ knowledge, intervalMs: CRAWL_CHECK_MS, log: app.log }) : undefined;
   const sweeper = options.backgroundJobs ? startSessionSweeper({ conversations, intervalMs: config.sessionSweepMs, log: app.log }) : undefined;

@@ -326,6 +326,77 @@ export interface MonthlyMessagesTable {
   user_messages: number;
 }
 
+/** A bot's activity in one hour (UTC), kept in step with the rows it counts (features/analytics). */
+export interface AnalyticsHourlyTable {
+  bot_id: string;
+  /** YYYY-MM-DDTHH */
+  hour: string;
+  user_messages: number;
+  bot_messages: number;
+  /** Session visits that started in the hour. */
+  sessions: number;
+  /** Those visits in which the visitor sent two messages or more. */
+  multi_turn_sessions: number;
+  leads: number;
+  /** Answers written by the bot's engine (not operators). */
+  bot_answers: number;
+  unanswered_answers: number;
+  /** Bot answers that cited at least one source. */
+  grounded_answers: number;
+  /** Visitor messages the engine failed to answer (nothing stored but this count). */
+  failed_answers: number;
+  slow_answers: number;
+  feedback_up: number;
+  feedback_down: number;
+}
+
+export interface OAuthClientsTable {
+  /** The public `client_id`. */
+  id: string;
+  client_name: string;
+  /** JSON array of the registered redirect URIs, exactly as registered. */
+  redirect_uris: string;
+  token_endpoint_auth_method: 'none' | 'client_secret_post';
+  /** SHA-256 of the `parley_cs_` secret; null for a public client. */
+  secret_hash: string | null;
+  created_at: string;
+}
+
+/** One approval: its one-time code, then the family of tokens issued from it. */
+export interface OAuthAuthorizationsTable {
+  id: string;
+  client_id: string;
+  user_id: string;
+  account_id: string;
+  /** Space-separated granted scopes. */
+  scopes: string;
+  redirect_uri: string;
+  code_hash: string;
+  code_challenge: string;
+  code_expires_at: string;
+  code_used_at: string | null;
+  created_at: string;
+  /** When nothing of the family is usable any more (rows past it may be deleted). */
+  expires_at: string;
+  /** Set when the whole family is revoked. */
+  revoked_at: string | null;
+}
+
+export interface OAuthTokensTable {
+  id: string;
+  /** SHA-256 of the `parley_oat_` or `parley_ort_` token. */
+  token_hash: string;
+  kind: 'access' | 'refresh';
+  authorization_id: string;
+  /** Space-separated. */
+  scopes: string;
+  created_at: string;
+  expires_at: string;
+  /** Set when a refresh token has been rotated (exchanged). */
+  used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
@@ -351,4 +422,8 @@ export interface Database {
   leads: LeadsTable;
   catalog_items: CatalogItemsTable;
   catalog_secrets: CatalogSecretsTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_authorizations: OAuthAuthorizationsTable;
+  oauth_tokens: OAuthTokensTable;
+  analytics_hourly: AnalyticsHourlyTable;
 }

@@ -11,6 +11,17 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { DomainError, ValidationError } from './errors.ts';
 import { describeValidationError } from './validation.ts';
 import { timeOrderedUuid } from './ids.ts';
+import { appendRouteHook } from './route-hooks.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * This route's Content-Security-Policy, in place of `default-src 'none'`: for the few pages
+     * whose own scripts must run (the API documentation). Every other response keeps the default.
+     */
+    contentSecurityPolicy?: string;
+  }
+}
 
 export const SECURITY_HEADERS: Record<string, string> = {
   'x-content-type-options': 'nosniff',
@@ -136,6 +147,15 @@ export function installHttpRules(app: FastifyInstance): void {
       return;
     }
     done();
+  });
+  // Declared per route and attached when the route is, so no other request reads route options.
+  app.addHook('onRoute', (route) => {
+    const policy = route.config?.contentSecurityPolicy;
+    if (policy === undefined) return;
+    appendRouteHook(route, 'onRequest', (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      reply.header('content-security-policy', policy);
+      done();
+    });
   });
 
   // JSON bodies: Fastify's parser (prototype poisoning refused) behind a nesting limit.

@@ -1,103 +1,260 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { startTestApp, type TestApp } from '../testing/test-app.ts';
-import { escapeHtml, renderApiHtml, type ApiDocument } from './openapi-html.ts';
+import { addSchemaFormats } from './validation.ts';
+import { declaredRoutes, securityFor, type DeclaredRoute } from './openapi.ts';
+import { sampleFor, type JsonSchema } from './openapi-examples.ts';
+import { ASSET_PREFIX } from './docs-pages.ts';
+
+interface Media {
+  schema?: JsonSchema;
+  example?: unknown;
+  examples?: Record<string, { value?: unknown }>;
+}
+interface Parameter {
+  name: string;
+  in: string;
+  schema?: JsonSchema;
+  example?: unknown;
+  examples?: Record<string, { value?: unknown }>;
+}
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  parameters?: Parameter[];
+  requestBody?: { content?: Record<string, Media> };
+  responses?: Record<string, { description?: string; content?: Record<string, Media> }>;
+  security?: Array<Record<string, string[]>>;
+}
+interface Document {
+  openapi: string;
+  info: { title: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown> };
+  tags?: Array<{ name: string }>;
+}
+
+const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Routes that are not part of the API: the documentation itself, and the CORS preflights browsers send. */
+function isDocumentationOrPreflight(route: DeclaredRoute): boolean {
+  return ['/openapi.json', '/docs', '/redoc'].includes(route.url) || route.url.startsWith(ASSET_PREFIX) || route.method === 'OPTIONS';
+}
+
+/** `/a/:b` as the document writes it: `/a/{b}`. */
+function documentPath(url: string): string {
+  return url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+// Files and forms with a file are described by their schema (a file picker in the explorer), not by an example.
+const FILE_MEDIA = /^(?:multipart\/|application\/octet-stream$|image\/|audio\/|\*\/\*$)/;
+const isFile = (mediaType: string, media: Media) => FILE_MEDIA.test(mediaType) || media.schema?.format === 'binary';
+const hasExample = (media: Media) => media.example !== undefined || Object.keys(media.examples ?? {}).length > 0;
+const examplesOf = (media: Media | Parameter): unknown[] => [
+  ...(media.example !== undefined ? [media.example] : []),
+  ...Object.values(media.examples ?? {}).map((e) => e.value),
+];
+
+/** Everything a route's operation lacks, as readable lines. */
+function problemsOf(route: DeclaredRoute, op: Operation): string[] {
+  const problems: string[] = [];
+  const schema = route.schema ?? {};
+  const responses = op.responses ?? {};
+  if (!op.operationId) problems.push('no operationId');
+  if (!op.tags?.length) problems.push('no tags');
+  if (!op.summary && !op.description) problems.push('no summary or description');
+
+  const success = Object.entries(responses).filter(([code]) => /^[23]\d\d$/.test(code));
+  if (success.length === 0) problems.push('no success response');
+  const declared = (schema.response ?? {}) as Record<string, { type?: unknown }>;
+  for (const [code, response] of success) {
+    // Redirects, and bodies declared empty (`Type.Null()`), have no content to describe.
+    if (!code.startsWith('2') || declared[code]?.type === 'null') continue;
+    const media = Object.entries(response.content ?? {});
+    if (media.length === 0) problems.push(`${code}: no content`);
+    for (const [type, m] of media) if (!m.schema) problems.push(`${code} ${type}: no schema`);
+  }
+
+  if (route.config?.auth && !(responses['401'] && responses['403'])) problems.push('authenticated, without 401 and 403');
+  const takesInput = ['params', 'querystring', 'body', 'headers', 'documentedBody'].some((part) => part in schema);
+  if (takesInput && !responses['400']) problems.push('takes input, without 400');
+  if (route.config?.rateLimit !== false && !responses['429']) problems.push('rate limited, without 429');
+  for (const [code, response] of Object.entries(responses)) {
+    if (!/^[45]/.test(code)) continue;
+    const json = response.content?.['application/json']?.schema as { properties?: Record<string, JsonSchema>; required?: string[] } | undefined;
+    if (json && !(json.properties?.detail?.type === 'string' && json.required?.includes('detail'))) problems.push(`${code}: an error body without {detail}`);
+  }
+
+  if (route.config?.auth) {
+    try {
+      assert.deepEqual(op.security, securityFor(route.config.auth));
+    } catch {
+      problems.push(`security ${JSON.stringify(op.security)} is not that of config.auth`);
+    }
+  }
+
+  if (('body' in schema || 'documentedBody' in schema) && !op.requestBody) problems.push('takes a body, without requestBody');
+  for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) {
+    if (!isFile(type, media) && !hasExample(media)) problems.push(`request body ${type}: no example`);
+  }
+  const shown = success.flatMap(([, response]) => Object.entries(response.content ?? {})).filter(([type, media]) => !isFile(type, media));
+  if (shown.length > 0 && !shown.some(([, media]) => hasExample(media))) problems.push('no response example');
+  return problems;
+}
 
 describe('API description', () => {
   let t: TestApp;
+  let doc: Document;
   before(async () => {
     t = await startTestApp();
+    const res = await t.request('GET', '/openapi.json');
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+    doc = res.body;
   });
   after(async () => {
     await t.close();
   });
 
-  it('serves an OpenAPI 3.1 document of the routes, with their operation ids', async () => {
-    const res = await t.request('GET', '/openapi.json');
-    assert.equal(res.status, 200);
-    assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-    assert.match(res.body.openapi, /^3\.1\.\d+$/);
-    assert.equal(res.body.info.title, 'Parley API');
-    const expected: Array<[string, string, string]> = [
-      ['/api/v1/bot', 'get', 'getKeyBot'],
-      ['/api/v1/api-keys', 'post', 'createApiKey'],
-      ['/api/v1/api-keys', 'get', 'listApiKeys'],
-      ['/api/keys', 'post', 'dashboardCreateKey'],
-      ['/api/auth/signup', 'post', 'signup'],
-      ['/api/dashboard/bots/{bot_id}', 'get', 'dashboardGetBot'],
-      ['/api/dashboard/bots/{bot_id}', 'patch', 'dashboardUpdateBot'],
-    ];
-    for (const [path, method, operationId] of expected) {
-      assert.equal(res.body.paths[path]?.[method]?.operationId, operationId, `${method.toUpperCase()} ${path}`);
-    }
+  it('serves a valid OpenAPI 3.1 document', async () => {
+    assert.match(doc.openapi, /^3\.1\.\d+$/);
+    assert.equal(doc.info.title, 'Parley API');
+    await SwaggerParser.validate(structuredClone(doc) as never);
   });
 
-  it('derives each operation security and scope from the route auth requirement', async () => {
-    const { body } = await t.request('GET', '/openapi.json');
-    const bot = body.paths['/api/v1/bot'].get;
+  it('documents every route the app serves, and only those', () => {
+    const routes = declaredRoutes(t.app).filter((r) => r.method !== 'HEAD');
+    assert.ok(routes.length > 50, `${routes.length} routes were collected`);
+    const problems: string[] = [];
+    const expected = new Set<string>();
+    for (const route of routes) {
+      const where = `${route.method} ${route.url}`;
+      if (route.schema?.hide) {
+        if (!isDocumentationOrPreflight(route)) problems.push(`${where}: hidden from the document`);
+        continue;
+      }
+      const path = documentPath(route.url);
+      expected.add(`${route.method.toLowerCase()} ${path}`);
+      const op = doc.paths[path]?.[route.method.toLowerCase()];
+      if (!op) problems.push(`${where}: missing from the document`);
+      else problems.push(...problemsOf(route, op).map((p) => `${where}: ${p}`));
+    }
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(item).filter((m) => OPERATION_METHODS.includes(m))) {
+        if (!expected.has(`${method} ${path}`)) problems.push(`${method.toUpperCase()} ${path}: documented but not served`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('gives every operation a unique operationId and lists every tag it uses', () => {
+    const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    assert.equal(new Set(ids).size, ids.length);
+    const tags = new Set((doc.tags ?? []).map((tag) => tag.name));
+    for (const item of Object.values(doc.paths)) for (const op of Object.values(item)) for (const tag of op.tags ?? []) assert.ok(tags.has(tag), `tag ${tag} is listed`);
+  });
+
+  it('has examples that validate against their schemas', async () => {
+    const resolved = (await SwaggerParser.dereference(structuredClone(doc) as never)) as unknown as Document;
+    const ajv = addSchemaFormats(new Ajv2020({ strict: false, allErrors: true }));
+    ajv.addFormat('binary', true);
+    const problems: string[] = [];
+    let checked = 0;
+    const check = (where: string, schema: JsonSchema | undefined, values: unknown[]) => {
+      if (!schema) return;
+      const validate = ajv.compile(schema);
+      for (const value of values) {
+        checked++;
+        if (!validate(value)) problems.push(`${where}: ${ajv.errorsText(validate.errors)} in ${JSON.stringify(value).slice(0, 200)}`);
+      }
+    };
+    for (const [path, item] of Object.entries(resolved.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const at = `${method.toUpperCase()} ${path}`;
+        for (const p of op.parameters ?? []) check(`${at} ${p.in} ${p.name}`, p.schema, examplesOf(p));
+        for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) check(`${at} body ${type}`, media.schema, examplesOf(media));
+        for (const [code, response] of Object.entries(op.responses ?? {})) {
+          for (const [type, media] of Object.entries(response.content ?? {})) check(`${at} ${code} ${type}`, media.schema, examplesOf(media));
+        }
+      }
+    }
+    assert.ok(checked > 100, `${checked} examples checked`);
+    assert.deepEqual(problems, []);
+  });
+
+  it('derives each operation security and scope from the route auth requirement', () => {
+    const bot = doc.paths['/api/v1/bot']!.get!;
     assert.deepEqual(bot.security, [{ apiKey: ['read'] }, { oauthToken: ['read'] }]);
-    assert.match(bot.description, /Scope: read/);
-    assert.deepEqual(body.paths['/api/keys'].post.security, [{ dashboardSession: [] }, { dashboardCookie: [] }]);
-    assert.equal(body.paths['/api/auth/signup'].post.security, undefined);
-    for (const name of ['apiKey', 'oauthToken', 'dashboardSession', 'dashboardCookie']) {
-      assert.ok(body.components.securitySchemes[name], name);
+    assert.match(bot.description ?? '', /Scope: read/);
+    assert.deepEqual(doc.paths['/api/keys']!.post!.security, [{ dashboardSession: [] }, { dashboardCookie: [] }]);
+    assert.equal(doc.paths['/api/auth/signup']!.post!.security, undefined);
+    for (const name of ['apiKey', 'oauthToken', 'dashboardSession', 'dashboardCookie', 'widgetBotId']) {
+      assert.ok(doc.components.securitySchemes[name], `scheme ${name}`);
     }
-    assert.equal(body.paths['/api/v1/bot'].get.responses['200'].description, 'OK');
+    assert.equal(bot.responses!['200']!.description, 'OK');
   });
 
-  it('leaves the documentation routes out of the document', async () => {
-    const { body } = await t.request('GET', '/openapi.json');
-    for (const path of ['/openapi.json', '/docs', '/redoc']) assert.equal(body.paths[path], undefined, path);
+  it('documents streams, files, CSV and raw bodies under their own media types', () => {
+    const content = (path: string, method: string, status: string) => Object.keys(doc.paths[path]?.[method]?.responses?.[status]?.content ?? {});
+    assert.deepEqual(content('/api/widget/chat/stream', 'post', '200'), ['text/event-stream']);
+    assert.deepEqual(content('/api/dashboard/bots/{bot_id}/leads.csv', 'get', '200'), ['text/csv']);
+    assert.deepEqual(content('/api/widget/media/{file_id}/{file_name}', 'get', '200'), ['*/*']);
+    assert.deepEqual(content('/api/widget/media/{file_id}/{file_name}', 'get', '404'), ['application/json']);
+    const upload = doc.paths['/api/widget/chat/media']?.post?.requestBody?.content?.['multipart/form-data'];
+    assert.equal((upload?.schema?.properties as Record<string, JsonSchema> | undefined)?.file?.format, 'binary', 'the upload form has a file');
+    // The signed delivery is read raw, but documented as the JSON it is.
+    const delivery = doc.paths['/api/catalog/{bot_id}/events']?.post?.requestBody?.content?.['application/json'];
+    assert.equal(delivery?.schema?.type, 'object', 'the delivery body is documented as an object');
+    assert.ok(Object.keys(delivery?.examples ?? {}).length >= 2, 'the delivery body has named examples');
   });
 
-  for (const path of ['/docs', '/redoc']) {
-    it(`renders ${path} as script-free HTML`, async () => {
-      const res = await t.request('GET', path);
-      assert.equal(res.status, 200);
-      assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
-      assert.ok(res.text.includes('/api/v1/bot'));
-      assert.ok(res.text.includes('id="op-getKeyBot"'));
-      assert.ok(res.text.includes('href="#op-getKeyBot"'));
-      assert.doesNotMatch(res.text, /<script|<style|<link|\sstyle=/i);
-    });
-  }
-
-  it('opens every operation on /redoc and none on /docs', async () => {
-    const docs = await t.request('GET', '/docs');
-    const redoc = await t.request('GET', '/redoc');
-    assert.doesNotMatch(docs.text, /<details[^>]* open/);
-    assert.doesNotMatch(redoc.text, /<details(?![^>]* open)[^>]*>/);
-  });
-
-  it('keeps the strict content security policy on all three', async () => {
-    for (const path of ['/openapi.json', '/docs', '/redoc']) {
-      const res = await t.request('GET', path);
-      assert.equal(res.headers.get('content-security-policy'), "default-src 'none'", path);
-    }
+  it('leaves the documentation routes out of the document', () => {
+    for (const path of ['/openapi.json', '/docs', '/redoc']) assert.equal(doc.paths[path], undefined, path);
+    assert.ok(!Object.keys(doc.paths).some((path) => path.startsWith(ASSET_PREFIX)), 'no asset is documented');
   });
 });
 
-describe('API description HTML', () => {
-  it('escapes every text taken from the document', () => {
-    const doc: ApiDocument = {
-      openapi: '3.1.0',
-      info: { title: '<b>T</b>', version: '1"', description: 'a `<i>` b' },
-      paths: {
-        '/x/<y>': {
-          get: {
-            operationId: 'op"><script>',
-            tags: ['<t>'],
-            parameters: [{ name: '<n>', in: 'query', schema: { type: 'string', pattern: '^<a>$', enum: ['"<e>"'] } }],
-            responses: { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object', properties: { '<f>': { type: 'string', description: '<d>' } } } } } } },
-          },
-        },
+describe('Derived examples', () => {
+  const check = (schema: JsonSchema) => {
+    const ajv = addSchemaFormats(new Ajv2020({ strict: false }));
+    const derived = sampleFor(schema);
+    assert.ok(derived, `a sample for ${JSON.stringify(schema)}`);
+    assert.ok(ajv.validate(schema, derived.value), `${JSON.stringify(derived.value)} for ${JSON.stringify(schema)}`);
+    return derived.value;
+  };
+
+  it('respects types, formats, ranges, lengths and required fields', () => {
+    const value = check({
+      type: 'object',
+      required: ['id', 'created_at', 'count', 'tags', 'zone'],
+      properties: {
+        id: { type: 'string' },
+        created_at: { type: 'string', format: 'date-time' },
+        count: { type: 'integer', minimum: 5, maximum: 9 },
+        ratio: { type: 'number', exclusiveMaximum: 0 },
+        tags: { type: 'array', items: { enum: ['a', 'b', 'c'] }, minItems: 2, uniqueItems: true },
+        zone: { type: 'string', format: 'iana-timezone' },
+        code: { type: 'string', minLength: 12 },
+        owner: { anyOf: [{ type: 'null' }, { type: 'object', properties: { email: { type: 'string', format: 'email' } } }] },
+        limit: { type: 'integer', default: 50 },
       },
-    };
-    const html = renderApiHtml(doc, { layout: 'reference' });
-    assert.doesNotMatch(html, /<(b|i|y|t|n|a|e|f|d|script)>/);
-    assert.ok(html.includes('&lt;b&gt;T&lt;/b&gt;'));
-    assert.ok(html.includes('<code>&lt;i&gt;</code>'));
-    assert.ok(html.includes('id="op-op-script-"'));
-    assert.equal(escapeHtml(`&<>"'`), '&amp;&lt;&gt;&quot;&#39;');
+    });
+    assert.deepEqual(Object.keys(value as object).sort(), ['code', 'count', 'created_at', 'id', 'limit', 'owner', 'ratio', 'tags', 'zone']);
+    assert.equal((value as { limit: number }).limit, 50);
+  });
+
+  it('prefers the examples a schema declares', () => {
+    assert.deepEqual(check({ type: 'object', examples: [{ a: 1 }], properties: { a: { type: 'integer' } } }), { a: 1 });
+  });
+
+  it('gives up on what it cannot satisfy rather than guessing', () => {
+    assert.equal(sampleFor({ type: 'object', required: ['color'], properties: { color: { type: 'string', pattern: '^#[0-9a-f]{6}$' } } }), undefined);
+    assert.equal(sampleFor({ type: 'string', format: 'made-up' }), undefined);
+    // An optional field it cannot fill is left out.
+    assert.deepEqual(check({ type: 'object', properties: { color: { type: 'string', pattern: '^#[0-9a-f]{6}$' } } }), {});
   });
 });

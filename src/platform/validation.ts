@@ -3,10 +3,14 @@
  * query strings, path params and headers are coerced from their string form.
  */
 import { Ajv, type ErrorObject } from 'ajv';
+import type AjvCoreModule from 'ajv/dist/core.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+/** What every Ajv class (draft-07, 2019, 2020) extends. */
+type AjvCore = AjvCoreModule.default;
+
+const addFormats = addFormatsModule as unknown as (ajv: AjvCore) => AjvCore;
 
 const knownTimeZones = new Map<string, boolean>();
 
@@ -30,12 +34,16 @@ const FORMAT_MESSAGES: Record<string, string> = {
   'not-blank': 'must not be blank',
 };
 
-function makeAjv(coerceTypes: boolean | 'array'): Ajv {
-  const ajv = new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+/** Adds the formats the service's schemas use (ajv-formats' and its own) to an Ajv instance of any draft. */
+export function addSchemaFormats<T extends AjvCore>(ajv: T): T {
   addFormats(ajv);
   ajv.addFormat('iana-timezone', { type: 'string', validate: isTimeZone });
   ajv.addFormat('not-blank', { type: 'string', validate: (value: string) => /\S/.test(value) });
   return ajv;
+}
+
+function makeAjv(coerceTypes: boolean | 'array'): Ajv {
+  return addSchemaFormats(new Ajv({ coerceTypes, useDefaults: true, removeAdditional: false, allErrors: false, strict: false }));
 }
 
 const bodyAjv = makeAjv(false);

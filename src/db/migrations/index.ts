@@ -11,6 +11,8 @@ import * as m0008 from './0008-webhooks.ts';
 import * as m0009 from './0009-leads.ts';
 import * as m0010 from './0010-catalog.ts';
 import * as m0011 from './0011-analytics-indexes.ts';
+import * as m0012 from './0012-oauth.ts';
+import * as m0013 from './0013-analytics-counters.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -24,6 +26,8 @@ const migrations: Record<string, Migration> = {
   '0009-leads': m0009,
   '0010-catalog': m0010,
   '0011-analytics-indexes': m0011,
+  '0012-oauth': m0012,
+  '0013-analytics-counters': m0013,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,16 +1,17 @@
 /**
  * `GET /api/v1/analytics` (the bot of the credential), `GET /api/v1/bots/{bot_id}/analytics` (all
- * time), and the dashboard's charts and unanswered questions (any member of the bot's account).
+ * time), the scorecard, and the dashboard's charts and unanswered questions (any member of the bot's account).
  */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiAccess, dashboardAccess } from '../../platform/auth/auth.ts';
 import { ValidationError } from '../../platform/errors.ts';
-import { errorResponses } from '../../platform/schemas.ts';
+import { errorResponses, EXAMPLE, withExamples } from '../../platform/schemas.ts';
 import { botScopeOf, dashboardBotOf, pathBotOf } from '../bots/bot-scope.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import type { AnalyticsService } from './analytics.service.ts';
+import { GRADE_NAMES, type Grade } from './scorecard.ts';
 
 const Count = Type.Integer({ minimum: 0 });
 const TotalsFields = { total_messages: Count, user_messages: Count, bot_messages: Count, unique_sessions: Count, total_leads: Count };
@@ -33,18 +34,33 @@ export function analyticsRoutes(deps: { analytics: AnalyticsService; bots: BotSe
       schema: {
         operationId: 'getAnalytics',
         tags,
+        summary: "Count the bot's messages, sessions and leads",
         description:
           'Counts from the stored data at request time. Without `since`, lifetime totals; with it, only messages, session visits and leads on or after it (`since` is echoed as sent). `knowledge_sources` and `knowledge_kb` are the knowledge attached now, never filtered. `total_sessions` equals `unique_sessions`.',
         querystring: Type.Object({ since: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601 date or date-time' })), bot_id: Type.Optional(Type.String()) }),
         response: {
-          200: Type.Object({
-            bot_id: Type.String(),
-            since: Type.Union([Type.String(), Type.Null()]),
-            ...TotalsFields,
-            total_sessions: Count,
-            knowledge_sources: Count,
-            knowledge_kb: Count,
-          }),
+          200: withExamples(
+            Type.Object({
+              bot_id: Type.String(),
+              since: Type.Union([Type.String(), Type.Null()]),
+              ...TotalsFields,
+              total_sessions: Count,
+              knowledge_sources: Count,
+              knowledge_kb: Count,
+            }),
+            {
+              bot_id: EXAMPLE.botId,
+              since: '2026-02-01T00:00:00Z',
+              total_messages: 1284,
+              user_messages: 642,
+              bot_messages: 642,
+              unique_sessions: 187,
+              total_leads: 23,
+              total_sessions: 187,
+              knowledge_sources: 14,
+              knowledge_kb: 312,
+            },
+          ),
           ...errorResponses,
         },
       },
@@ -62,13 +78,65 @@ export function analyticsRoutes(deps: { analytics: AnalyticsService; bots: BotSe
       schema: {
         operationId: 'getBotAnalytics',
         tags,
+        summary: "Count a bot's messages, sessions and leads of all time",
         description: "The bot's all-time totals (no `since`). An API key works for its own bot only.",
         params: Type.Object({ bot_id: Type.String({ format: 'uuid' }) }),
-        response: { 200: Type.Object({ bot_id: Type.String(), ...TotalsFields }), ...errorResponses },
+        response: {
+          200: withExamples(Type.Object({ bot_id: Type.String(), ...TotalsFields }), {
+            bot_id: EXAMPLE.botId,
+            total_messages: 5310,
+            user_messages: 2655,
+            bot_messages: 2655,
+            unique_sessions: 804,
+            total_leads: 97,
+          }),
+          ...errorResponses,
+        },
       },
       handler: async (request) => {
         const bot = await pathBotOf(request, request.params.bot_id, bots);
         return { bot_id: bot.id, ...(await analytics.totals(bot.id)) };
+      },
+    });
+
+    const PillarSchema = Type.Object({ score: Type.Number({ minimum: 0, maximum: 100 }), weight: Type.String() });
+    app.get('/api/admin/analytics/scorecard', {
+      config: { auth: { accepts: ['api_key', 'oauth', 'dashboard'], scope: 'read' } },
+      schema: {
+        operationId: 'getScorecard',
+        tags,
+        description:
+          "The bot's operational scorecard over the last `days` days (UTC, today included): five pillars scored 0 to 100 from its conversations, weighted into `composite_score`, a grade and a status, with recommendations for the weakest pillars first. The formulas are in the README. An API key works for its own bot only; an OAuth token or a dashboard user for any bot of the account.",
+        querystring: Type.Object({ bot_id: Type.String({ format: 'uuid' }), days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, default: 30 })) }),
+        response: {
+          200: Type.Object({
+            bot_id: Type.String(),
+            period_days: Type.Integer(),
+            overall_grade: Type.Unsafe<Grade>({ type: 'string', enum: [...GRADE_NAMES] }),
+            composite_score: Type.Number({ minimum: 0, maximum: 100 }),
+            status: Type.String(),
+            audit_timestamp: Type.String(),
+            pillars: Type.Object({ conversion: PillarSchema, engagement: PillarSchema, accuracy: PillarSchema, reliability: PillarSchema, satisfaction: PillarSchema }),
+            recommendations: Type.Array(Type.String()),
+            metrics: Type.Object({
+              sessions: Count,
+              user_messages: Count,
+              multi_turn_sessions: Count,
+              leads: Count,
+              bot_answers: Count,
+              unanswered_answers: Count,
+              failed_answers: Count,
+              slow_answers: Count,
+              feedback_up: Count,
+              feedback_down: Count,
+            }),
+          }),
+          ...errorResponses,
+        },
+      },
+      handler: async (request) => {
+        const bot = await pathBotOf(request, request.query.bot_id, bots);
+        return analytics.scorecard(bot, request.query.days ?? 30);
       },
     });
 
@@ -80,6 +148,7 @@ export function analyticsRoutes(deps: { analytics: AnalyticsService; bots: BotSe
       schema: {
         operationId: 'dashboardUnansweredQuestions',
         tags: ['dashboard: analytics'],
+        summary: 'List the questions the bot could not answer',
         description:
           'The questions the bot could not answer over the last `days` days (UTC, today included), most frequent first: the visitor message before each answer that said it did not know (parley-local), grouped by text regardless of case and closing punctuation, each group shown in its most recent wording.',
         params: DashboardParams,
@@ -101,6 +170,7 @@ export function analyticsRoutes(deps: { analytics: AnalyticsService; bots: BotSe
       schema: {
         operationId: 'dashboardDailyAnalytics',
         tags: ['dashboard: analytics'],
+        summary: 'Daily messages, sessions and leads',
         description: 'One entry per day (UTC) of the last `days` days, oldest first, zeros included: user and bot messages, session visits started, leads.',
         params: DashboardParams,
         querystring: Type.Object({ days: Days }),

@@ -1,15 +1,17 @@
 /**
- * A bot's numbers (interface.md section 4 "Analytics", decisions.md "GET /api/v1/analytics"),
- * counted from the stored rows at request time, over indexes by bot and time: messages by role,
- * sessions, leads, and the knowledge attached now.
+ * A bot's numbers (interface.md section 4 "Analytics", decisions.md "GET /api/v1/analytics"), as
+ * of request time: messages by role, session visits and leads from the hourly counters kept in
+ * step with the rows (analytics-counters.ts), and the knowledge attached now.
  *
  * Sessions: a session counts once for each visit that started in the window (a session that went
- * idle and was written to again starts a new visit). Messages and sessions of a cleared
- * conversation are gone from the counts; its lead stays.
+ * idle and was written to again starts a new visit). Messages and the current visit of a cleared
+ * conversation leave the counts; its lead stays.
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import type { Clock } from '../../platform/clock.ts';
+import { isoAt, type Clock } from '../../platform/clock.ts';
+import { hourOf, nextHourStart, sumCounts, type Counts } from './analytics-counters.ts';
+import { buildScorecard } from './scorecard.ts';
 
 export interface BotTotals {
   total_messages: number;
@@ -37,20 +39,46 @@ function windowStart(now: number, days: number): string {
 }
 
 export function createAnalyticsService({ db, clock }: { db: Db; clock: Clock }) {
-  /** Messages, sessions and leads of a bot, on or after `since` when given. */
+  /**
+   * Rows stored in [since, end of since's hour): the part of a window that whole-hour counters
+   * cannot tell, counted over the (bot, time) indexes.
+   */
+  async function countPartialHour(botId: string, since: string): Promise<Pick<Counts, 'user_messages' | 'bot_messages' | 'sessions' | 'leads'>> {
+    const until = nextHourStart(since);
+    const [byRole, sessions, leads] = await Promise.all([
+      db.selectFrom('chat_messages').select(['role', (eb) => eb.fn.countAll().as('n')]).where('bot_id', '=', botId).where('created_at', '>=', since).where('created_at', '<', until).groupBy('role').execute(),
+      db.selectFrom('chat_sessions').select((eb) => eb.fn.countAll().as('n')).where('bot_id', '=', botId).where('started_at', '>=', since).where('started_at', '<', until).executeTakeFirstOrThrow(),
+      db.selectFrom('leads').select((eb) => eb.fn.countAll().as('n')).where('bot_id', '=', botId).where('created_at', '>=', since).where('created_at', '<', until).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      user_messages: Number(byRole.find((r) => r.role === 'user')?.n ?? 0),
+      bot_messages: Number(byRole.find((r) => r.role === 'assistant')?.n ?? 0),
+      sessions: Number(sessions.n),
+      leads: Number(leads.n),
+    };
+  }
+
+  /** Messages, session visits and leads of a bot, on or after `since` (an ISO 8601 UTC time) when given. */
   async function totals(botId: string, since?: string): Promise<BotTotals> {
-    let messages = db.selectFrom('chat_messages').select(['role', (eb) => eb.fn.countAll().as('n')]).where('bot_id', '=', botId);
-    let sessions = db.selectFrom('chat_sessions').select((eb) => eb.fn.countAll().as('n')).where('bot_id', '=', botId);
-    let leads = db.selectFrom('leads').select((eb) => eb.fn.countAll().as('n')).where('bot_id', '=', botId);
-    if (since) {
-      messages = messages.where('created_at', '>=', since);
-      sessions = sessions.where('started_at', '>=', since);
-      leads = leads.where('created_at', '>=', since);
+    let counts: Pick<Counts, 'user_messages' | 'bot_messages' | 'sessions' | 'leads'>;
+    if (!since) counts = await sumCounts(db, botId);
+    else if (since === `${hourOf(since)}:00:00.000Z`) counts = await sumCounts(db, botId, { fromHour: hourOf(since) });
+    else {
+      const [whole, partial] = await Promise.all([sumCounts(db, botId, { fromHour: hourOf(nextHourStart(since)) }), countPartialHour(botId, since)]);
+      counts = {
+        user_messages: whole.user_messages + partial.user_messages,
+        bot_messages: whole.bot_messages + partial.bot_messages,
+        sessions: whole.sessions + partial.sessions,
+        leads: whole.leads + partial.leads,
+      };
     }
-    const [byRole, sessionCount, leadCount] = await Promise.all([messages.groupBy('role').execute(), sessions.executeTakeFirstOrThrow(), leads.executeTakeFirstOrThrow()]);
-    const user = Number(byRole.find((r) => r.role === 'user')?.n ?? 0);
-    const bot = Number(byRole.find((r) => r.role === 'assistant')?.n ?? 0);
-    return { total_messages: user + bot, user_messages: user, bot_messages: bot, unique_sessions: Number(sessionCount.n), total_leads: Number(leadCount.n) };
+    return {
+      total_messages: counts.user_messages + counts.bot_messages,
+      user_messages: counts.user_messages,
+      bot_messages: counts.bot_messages,
+      unique_sessions: counts.sessions,
+      total_leads: counts.leads,
+    };
   }
 
   return {
@@ -97,22 +125,34 @@ export function createAnalyticsService({ db, clock }: { db: Db; clock: Clock }) 
     /** Per day (UTC) of the last `days` days, oldest first, zeros included: messages by role, session visits, leads. */
     async daily(botId: string, days: number) {
       const first = windowStart(clock.now(), days);
-      const since = `${first}T00:00:00.000Z`;
-      const day = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 10)`;
-      const [messages, sessions, leads] = await Promise.all([
-        db.selectFrom('chat_messages').select([day('created_at').as('day'), 'role', (eb) => eb.fn.countAll().as('n')]).where('bot_id', '=', botId).where('created_at', '>=', since).groupBy([day('created_at'), 'role']).execute(),
-        db.selectFrom('chat_sessions').select([day('started_at').as('day'), (eb) => eb.fn.countAll().as('n')]).where('bot_id', '=', botId).where('started_at', '>=', since).groupBy(day('started_at')).execute(),
-        db.selectFrom('leads').select([day('created_at').as('day'), (eb) => eb.fn.countAll().as('n')]).where('bot_id', '=', botId).where('created_at', '>=', since).groupBy(day('created_at')).execute(),
-      ]);
-      const series = Array.from({ length: days }, (_, i) => ({ date: new Date(Date.parse(since) + i * DAY_MS).toISOString().slice(0, 10), user_messages: 0, bot_messages: 0, sessions: 0, leads: 0 }));
-      const byDate = new Map(series.map((d) => [d.date, d]));
-      for (const m of messages) {
-        const entry = byDate.get(m.day);
-        if (entry) entry[m.role === 'user' ? 'user_messages' : 'bot_messages'] += Number(m.n);
-      }
-      for (const s of sessions) if (byDate.has(s.day)) byDate.get(s.day)!.sessions += Number(s.n);
-      for (const l of leads) if (byDate.has(l.day)) byDate.get(l.day)!.leads += Number(l.n);
+      const day = sql<string>`substr(hour, 1, 10)`;
+      const rows = await db
+        .selectFrom('analytics_hourly')
+        .select([
+          day.as('day'),
+          sql<string | number>`sum(user_messages)`.as('user_messages'),
+          sql<string | number>`sum(bot_messages)`.as('bot_messages'),
+          sql<string | number>`sum(sessions)`.as('sessions'),
+          sql<string | number>`sum(leads)`.as('leads'),
+        ])
+        .where('bot_id', '=', botId)
+        .where('hour', '>=', `${first}T00`)
+        .groupBy(day)
+        .execute();
+      const byDate = new Map(rows.map((r) => [r.day, r]));
+      const series = Array.from({ length: days }, (_, i) => {
+        const date = new Date(Date.parse(`${first}T00:00:00.000Z`) + i * DAY_MS).toISOString().slice(0, 10);
+        const row = byDate.get(date);
+        return { date, user_messages: Number(row?.user_messages ?? 0), bot_messages: Number(row?.bot_messages ?? 0), sessions: Number(row?.sessions ?? 0), leads: Number(row?.leads ?? 0) };
+      });
       return { days, series };
+    },
+
+    /** The scorecard of the last `days` days (UTC, today included). */
+    async scorecard(bot: { id: string; lead_capture_enabled: boolean }, days: number) {
+      const counts = await sumCounts(db, bot.id, { fromHour: `${windowStart(clock.now(), days)}T00` });
+      const card = buildScorecard({ counts, days, leadCaptureEnabled: bot.lead_capture_enabled });
+      return { bot_id: bot.id, ...card, audit_timestamp: isoAt(clock.now()) };
     },
 
     /** `GET /api/v1/analytics`: the totals (windowed by `since`), and the knowledge attached now. */

@@ -28,6 +28,9 @@ export function authRoutes(deps: { auth: AuthService; secureCookies: boolean }) 
       schema: {
         operationId: 'signup',
         tags: ['auth'],
+        summary: 'Sign up',
+        description:
+          'Creates a user and, unless `invite_token` joins an existing account, an account the user owns; answers a dashboard session. Who may sign up follows PARLEY_SIGNUP (403 when refused); an email already in use answers 409.',
         body: SignupBodySchema,
         response: { 201: AuthResponseSchema, ...errorResponses, 409: errorResponses[400] },
       },
@@ -35,13 +38,26 @@ export function authRoutes(deps: { auth: AuthService; secureCookies: boolean }) 
     });
 
     app.post('/api/auth/login', {
-      schema: { operationId: 'login', tags: ['auth'], body: LoginBodySchema, response: { 200: AuthResponseSchema, ...errorResponses } },
+      schema: {
+        operationId: 'login',
+        tags: ['auth'],
+        summary: 'Log in',
+        description: 'Answers a dashboard session token, also set as the `parley_session` cookie. A wrong email or password answers 401.',
+        body: LoginBodySchema,
+        response: { 200: AuthResponseSchema, ...errorResponses },
+      },
       handler: async (request, reply) => sendSession(reply, 200, await auth.login(request.body.email, request.body.password, request.ip)),
     });
 
     app.post('/api/auth/logout', {
       config: { auth: dashboardAccess },
-      schema: { operationId: 'logout', tags: ['auth'], response: { 204: Type.Null(), ...errorResponses } },
+      schema: {
+        operationId: 'logout',
+        tags: ['auth'],
+        summary: 'Log out',
+        description: 'The session stops working at once.',
+        response: { 204: Type.Null(), ...errorResponses },
+      },
       handler: async (request, reply) => {
         await auth.logout(principalOf(request, 'dashboard').sessionId);
         reply.header('set-cookie', fastify.serializeCookie(SESSION_COOKIE, '', { path: '/', expires: new Date(0), maxAge: 0 }));
@@ -51,7 +67,13 @@ export function authRoutes(deps: { auth: AuthService; secureCookies: boolean }) 
 
     app.get('/api/auth/me', {
       config: { auth: dashboardAccess },
-      schema: { operationId: 'me', tags: ['auth'], response: { 200: MeResponseSchema, ...errorResponses } },
+      schema: {
+        operationId: 'me',
+        tags: ['auth'],
+        summary: 'Who is signed in',
+        description: 'The user, the account, the role and the dashboard tabs granted.',
+        response: { 200: MeResponseSchema, ...errorResponses },
+      },
       handler: async (request) => auth.describe(principalOf(request, 'dashboard')),
     });
   };

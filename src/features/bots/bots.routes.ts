@@ -23,7 +23,14 @@ export function botRoutes(deps: { bots: BotService }) {
 
     app.post('/api/dashboard/bots', {
       config: { auth: dashboardAccess },
-      schema: { operationId: 'dashboardCreateBot', tags, body: DashboardBotCreateSchema, response: { 201: BotDashboardViewSchema, ...errorResponses } },
+      schema: {
+        operationId: 'dashboardCreateBot',
+        tags,
+        summary: 'Create a bot',
+        description: 'Fields left out take their defaults (see the README). Owner or admin.',
+        body: DashboardBotCreateSchema,
+        response: { 201: BotDashboardViewSchema, ...errorResponses },
+      },
       handler: async (request, reply) => {
         const user = principalOf(request, 'dashboard');
         assertRole(user, ['owner', 'admin']);
@@ -33,13 +40,19 @@ export function botRoutes(deps: { bots: BotService }) {
 
     app.get('/api/dashboard/bots', {
       config: { auth: dashboardAccess },
-      schema: { operationId: 'dashboardListBots', tags, response: { 200: Type.Object({ bots: Type.Array(BotDashboardViewSchema) }), ...errorResponses } },
+      schema: {
+        operationId: 'dashboardListBots',
+        tags,
+        summary: "List the account's bots",
+        description: 'Newest first.',
+        response: { 200: Type.Object({ bots: Type.Array(BotDashboardViewSchema) }), ...errorResponses },
+      },
       handler: async (request) => ({ bots: await bots.list(principalOf(request, 'dashboard').accountId) }),
     });
 
     app.get('/api/dashboard/bots/:bot_id', {
       config: { auth: dashboardAccess },
-      schema: { operationId: 'dashboardGetBot', tags, params: BotIdParamsSchema, response: { 200: BotDashboardViewSchema, ...errorResponses } },
+      schema: { operationId: 'dashboardGetBot', tags, summary: 'Read a bot', params: BotIdParamsSchema, response: { 200: BotDashboardViewSchema, ...errorResponses } },
       handler: async (request) => bots.getForAccount(principalOf(request, 'dashboard').accountId, request.params.bot_id),
     });
 
@@ -48,6 +61,8 @@ export function botRoutes(deps: { bots: BotService }) {
       schema: {
         operationId: 'dashboardUpdateBot',
         tags,
+        summary: "Change a bot's settings",
+        description: 'Only the fields sent change. A member with the Settings tab.',
         params: BotIdParamsSchema,
         body: DashboardBotPatchSchema,
         response: { 200: BotDashboardViewSchema, ...errorResponses },
@@ -64,6 +79,8 @@ export function botRoutes(deps: { bots: BotService }) {
       schema: {
         operationId: 'dashboardDeleteBot',
         tags,
+        summary: 'Delete a bot',
+        description: 'With its API keys (they answer 401 at once), usage counters, knowledge and provider keys. Owner or admin.',
         params: BotIdParamsSchema,
         response: { 200: Type.Object({ success: Type.Boolean(), id: Type.String() }), ...errorResponses },
       },
@@ -77,7 +94,7 @@ export function botRoutes(deps: { bots: BotService }) {
 
     app.get('/api/v1/bot', {
       config: { auth: apiAccess('read') },
-      schema: { operationId: 'getKeyBot', tags: ['bot'], response: { 200: BotKeyViewSchema, ...errorResponses } },
+      schema: { operationId: 'getKeyBot', tags: ['bot'], summary: 'Read the bot of the credential', response: { 200: BotKeyViewSchema, ...errorResponses } },
       handler: async (request) => (await botScopeOf(request, bots)).bot,
     });
   };

@@ -1,15 +1,16 @@
 /** Bot fields, their rules, and the three views of a bot (account-level, key-bound, dashboard). */
 import { Type, type Static } from 'typebox';
-import { TimestampSchema } from '../../platform/schemas.ts';
+import { EXAMPLE, TimestampSchema, withExamples } from '../../platform/schemas.ts';
 
-const HexColor = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: 'hex color, e.g. #2563eb' });
-const LanguageCode = Type.String({ pattern: '^(?:[a-zA-Z]{2,3}(?:-[A-Za-z0-9]{2,8})*)?$', maxLength: 35, description: 'language code; empty = mirror the visitor' });
-const ModelId = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9._:/-]*$' });
+const HexColor = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: 'hex color, e.g. #2563eb', examples: ['#2563eb'] });
+const LanguageCode = Type.String({ pattern: '^(?:[a-zA-Z]{2,3}(?:-[A-Za-z0-9]{2,8})*)?$', maxLength: 35, description: 'language code; empty = mirror the visitor', examples: ['en'] });
+const ModelId = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0-9][A-Za-z0-9._:/-]*$', examples: ['parley-local'] });
 const HostPattern = Type.String({
   maxLength: 253,
   pattern: '^(?:\\*\\.)?(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\\d{1,5})?$',
+  examples: ['shop.example.com'],
 });
-const LeadField = Type.String({ pattern: '^[a-z][a-z0-9_]{0,39}$' });
+const LeadField = Type.String({ pattern: '^[a-z][a-z0-9_]{0,39}$', examples: ['email'] });
 export const MEETING_PROVIDERS = ['calendly', 'cal_com'] as const;
 
 /** Fields any bot-creating call accepts (`POST /api/v1/bots` and the dashboard). */
@@ -42,8 +43,19 @@ export const BotDashboardFields = {
   monthly_message_quota: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
 };
 
-export const DashboardBotCreateSchema = Type.Object({ ...BotCreateFields, ...BotPublicPatchFields, name: BotCreateFields.name, ...BotDashboardFields });
-export const DashboardBotPatchSchema = Type.Object({ ...BotPublicPatchFields, ...BotDashboardFields });
+export const DashboardBotCreateSchema = withExamples(Type.Object({ ...BotCreateFields, ...BotPublicPatchFields, name: BotCreateFields.name, ...BotDashboardFields }), {
+  name: 'Support',
+  welcome_message: 'Hi! Ask me about orders, shipping and returns.',
+  system_instructions: 'You answer for the Example Shop support team. Be brief and friendly.',
+  primary_color: '#2563eb',
+  lead_capture_enabled: true,
+  allowed_domains: ['shop.example.com', '*.example.com'],
+});
+export const DashboardBotPatchSchema = withExamples(Type.Object({ ...BotPublicPatchFields, ...BotDashboardFields }), {
+  strict_mode: false,
+  response_language: 'fr',
+  monthly_message_quota: 20000,
+});
 export type DashboardBotCreate = Static<typeof DashboardBotCreateSchema>;
 export type DashboardBotPatch = Static<typeof DashboardBotPatchSchema>;
 
@@ -78,7 +90,7 @@ export const BotListItemSchema = Type.Object({
 });
 
 /** `GET /api/v1/bot`. */
-export const BotKeyViewSchema = Type.Object({
+export const BotKeyViewSchema = withExamples(Type.Object({
   id: Type.String(),
   name: Type.String(),
   welcome_message: Type.String(),
@@ -90,10 +102,22 @@ export const BotKeyViewSchema = Type.Object({
   meeting_provider: Type.Union([Type.String(), Type.Null()]),
   response_language: Type.String(),
   created_at: TimestampSchema,
+}), {
+  id: EXAMPLE.botId,
+  name: 'Support',
+  welcome_message: 'Hi! Ask me about orders, shipping and returns.',
+  primary_color: '#2563eb',
+  selected_model: 'parley-local',
+  lead_capture_enabled: true,
+  lead_fields: ['name', 'email', 'phone'],
+  calendar_scheduling_enabled: false,
+  meeting_provider: null,
+  response_language: '',
+  created_at: EXAMPLE.time,
 });
 
 /** The dashboard's view: the account-level view plus the dashboard-only settings. */
-export const BotDashboardViewSchema = Type.Object({
+export const BotDashboardViewSchema = withExamples(Type.Object({
   ...accountViewFields,
   allowed_domains: Type.Array(Type.String()),
   paused: Type.Boolean(),
@@ -102,6 +126,26 @@ export const BotDashboardViewSchema = Type.Object({
   meeting_provider: Type.Union([Type.String(), Type.Null()]),
   meeting_url: Type.Union([Type.String(), Type.Null()]),
   monthly_message_quota: Type.Integer(),
+}), {
+  id: EXAMPLE.botId,
+  name: 'Support',
+  welcome_message: 'Hi! Ask me about orders, shipping and returns.',
+  primary_color: '#2563eb',
+  selected_model: 'parley-local',
+  system_instructions: 'You answer for the Example Shop support team. Be brief and friendly.',
+  widget_style: 'classic',
+  response_language: '',
+  strict_mode: true,
+  lead_capture_enabled: true,
+  created_at: EXAMPLE.time,
+  updated_at: EXAMPLE.later,
+  allowed_domains: ['shop.example.com', '*.example.com'],
+  paused: false,
+  lead_fields: ['name', 'email', 'phone'],
+  calendar_scheduling_enabled: false,
+  meeting_provider: null,
+  meeting_url: null,
+  monthly_message_quota: 10000,
 });
 
 /** A bot with every field, as services hand it around. */

@@ -5,7 +5,7 @@ import type { ProviderPool } from '../../config/config.ts';
 import type { Bus } from '../../platform/bus.ts';
 import { isoAt, type Clock } from '../../platform/clock.ts';
 import { NotFoundError } from '../../platform/errors.ts';
-import type { Bot, DashboardBotCreate, DashboardBotPatch } from './bots.schemas.ts';
+import { DashboardBotPatchSchema, type Bot, type DashboardBotCreate, type DashboardBotPatch } from './bots.schemas.ts';
 import * as repo from './bots.repository.ts';
 
 /** Published whenever a bot changes or is deleted; caches of bot-derived data listen to it. */
@@ -38,6 +38,8 @@ export type BotService = ReturnType<typeof createBotService>;
 
 const CACHE_LIMIT = 10_000;
 const CACHE_TTL_MS = 60_000;
+/** The settings a PATCH may change (the dashboard's, which include the public API's). */
+const PATCHABLE = new Set(Object.keys(DashboardBotPatchSchema.properties));
 
 export function createBotService({ db, clock, bus, defaultModel, defaultMonthlyQuota }: BotServiceDeps) {
   const cache = new Map<string, { bot: Bot; loadedAt: number }>();
@@ -100,8 +102,10 @@ export function createBotService({ db, clock, bus, defaultModel, defaultMonthlyQ
       return bot;
     },
 
+    /** Changes the settings present in `changes`; anything else in it (a body's unknown fields, `id`, `account_id`) is ignored. */
     async update(accountId: string, botId: string, changes: DashboardBotPatch): Promise<Bot> {
-      const updated = await repo.updateAccountBot(db, accountId, botId, { ...changes, updated_at: isoAt(clock.now()) });
+      const settings = Object.fromEntries(Object.entries(changes).filter(([name]) => PATCHABLE.has(name)));
+      const updated = await repo.updateAccountBot(db, accountId, botId, { ...settings, updated_at: isoAt(clock.now()) });
       if (!updated) throw new NotFoundError('Bot not found');
       await announce(botId, false);
       return requireAccountBot(accountId, botId);

@@ -67,6 +67,22 @@ describe('bots from the dashboard', () => {
     assert.deepEqual(read.body, patched.body);
   });
 
+  it('ignores unknown fields and the bot identity in a PATCH body: the bot stays where it is', async () => {
+    const owner = await signUp(t);
+    const stranger = await signUp(t);
+    const bot = await createBot(t, owner, { name: 'Mine' });
+    const res = await t.request('PATCH', `/api/dashboard/bots/${bot.id}`, {
+      token: owner.token,
+      body: { name: 'Renamed', id: 'f0000000-0000-4000-8000-000000000000', account_id: stranger.accountId, created_at: '2000-01-01T00:00:00.000Z', no_such_field: 1 },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.id, bot.id);
+    assert.equal(res.body.name, 'Renamed');
+    assert.equal(res.body.created_at, bot.created_at);
+    assert.equal((await t.request('GET', `/api/dashboard/bots/${bot.id}`, { token: owner.token })).status, 200);
+    assert.equal((await t.request('GET', `/api/dashboard/bots/${bot.id}`, { token: stranger.token })).status, 404);
+  });
+
   it('refuses invalid field values with a detail naming the field', async () => {
     const owner = await signUp(t);
     const bot = await createBot(t, owner);

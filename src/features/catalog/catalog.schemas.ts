@@ -1,6 +1,6 @@
 /** The catalog's items and delivery events (decisions.md "The product catalog webhook"). */
 import { Type, type Static } from 'typebox';
-import { NullableTimestampSchema, TimestampSchema } from '../../platform/schemas.ts';
+import { EXAMPLE, NullableTimestampSchema, TimestampSchema, withExamples } from '../../platform/schemas.ts';
 
 export const CATALOG_EVENTS = ['product.created', 'product.updated', 'product.deleted', 'media.created', 'media.updated', 'media.deleted'] as const;
 
@@ -33,7 +33,8 @@ const ExternalId = Type.String({ minLength: 1, maxLength: 256 });
 
 /** The body of a signed delivery; `item` is checked against its kind's fields by the service. */
 export const CatalogEventSchema = Type.Object({
-  event: Type.Union(CATALOG_EVENTS.map((e) => Type.Literal(e))),
+  // A union built from the list has no static type of its own: Unsafe names it.
+  event: Type.Unsafe<(typeof CATALOG_EVENTS)[number]>(Type.Union(CATALOG_EVENTS.map((e) => Type.Literal(e)))),
   external_id: ExternalId,
   item: Type.Optional(Type.Object({}, { additionalProperties: true })),
 });
@@ -41,8 +42,19 @@ export type CatalogEvent = Static<typeof CatalogEventSchema>;
 export type ProductFields = Static<typeof ProductFieldsSchema>;
 export type MediaFields = Static<typeof MediaFieldsSchema>;
 
+const productExample = {
+  name: 'Trail running shoes',
+  description: 'Light shoes for rocky trails.',
+  price: 129,
+  currency: 'EUR',
+  sku: 'TR-1042',
+  url: 'https://shop.example.com/p/1042',
+  image_url: 'https://shop.example.com/img/1042.jpg',
+  metadata: { sizes: [40, 41, 42, 43] },
+};
+
 /** A dashboard item: flat, with its kind. */
-export const CatalogItemSchema = Type.Object({
+export const CatalogItemSchema = withExamples(Type.Object({
   id: Type.String(),
   kind: Type.Union([Type.Literal('product'), Type.Literal('media')]),
   external_id: Type.Union([Type.String(), Type.Null()]),
@@ -58,18 +70,24 @@ export const CatalogItemSchema = Type.Object({
   metadata: Type.Record(Type.String(), Type.Unknown()),
   created_at: TimestampSchema,
   updated_at: NullableTimestampSchema,
-});
+}), { id: EXAMPLE.itemId, kind: 'product', external_id: 'SKU-1042', title: null, mime_type: null, ...productExample, created_at: EXAMPLE.time, updated_at: null });
 
-export const CreateItemSchema = Type.Object({
-  kind: Type.Union([Type.Literal('product'), Type.Literal('media')]),
-  external_id: Type.Optional(Type.Union([ExternalId, Type.Null()])),
-  ...ProductFieldsSchema.properties,
-  ...MediaFieldsSchema.properties,
-  url: Type.Optional(Type.Union([Url, Type.Null()])),
-});
-export const UpdateItemSchema = Type.Object({
-  external_id: Type.Optional(Type.Union([ExternalId, Type.Null()])),
-  ...ProductFieldsSchema.properties,
-  ...MediaFieldsSchema.properties,
-  url: Type.Optional(Type.Union([Url, Type.Null()])),
-});
+export const CreateItemSchema = withExamples(
+  Type.Object({
+    kind: Type.Union([Type.Literal('product'), Type.Literal('media')]),
+    external_id: Type.Optional(Type.Union([ExternalId, Type.Null()])),
+    ...ProductFieldsSchema.properties,
+    ...MediaFieldsSchema.properties,
+    url: Type.Optional(Type.Union([Url, Type.Null()])),
+  }),
+  { kind: 'product', external_id: 'SKU-1042', ...productExample },
+);
+export const UpdateItemSchema = withExamples(
+  Type.Object({
+    external_id: Type.Optional(Type.Union([ExternalId, Type.Null()])),
+    ...ProductFieldsSchema.properties,
+    ...MediaFieldsSchema.properties,
+    url: Type.Optional(Type.Union([Url, Type.Null()])),
+  }),
+  { price: 109, metadata: { sizes: [41, 42], sale: true } },
+);

@@ -24,7 +24,9 @@ export function chatRoutes(deps: { chat: ChatService; bots: BotService }) {
       schema: {
         operationId: 'chat',
         tags: ['chat'],
-        description: 'Answers 502 when the model provider fails (the message stays stored) and 429 `Monthly message quota exceeded` when the allowance is used up.',
+        summary: 'Send a message and get the whole reply',
+        description:
+          "Stores the visitor's message in the session (`session_id` continues one, a new id starts one; omitted, a new id is returned) and answers with the bot's whole reply, grounded in its knowledge. `paused: true` with an empty reply means an operator holds the conversation. Answers 502 when the model provider fails (the message stays stored) and 429 `Monthly message quota exceeded` when the allowance is used up.",
         body: ChatBodySchema,
         response: { 200: ChatResponseSchema, ...errorResponses, 500: ErrorSchema, 502: ErrorSchema },
       },

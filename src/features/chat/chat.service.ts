@@ -86,6 +86,8 @@ export function createChatService({ conversations, engine, usage, attachmentsFor
       if (addition) emit(written ? `\n\n${addition}` : addition);
       return { sources: stream.sources(), engineName: stream.engine, unanswered: stream.outcome === 'refusal' };
     } catch (err) {
+      // Counted for the scorecard's reliability; a failure to count must not hide the engine's error.
+      await conversations.recordFailedAnswer(bot.id).catch((countErr: unknown) => log.warn({ err: countErr }, 'could not count a failed answer'));
       if (err instanceof AnswerError) throw err;
       log.error({ err, botId: bot.id }, 'answer engine failed');
       throw new AnswerError('The answer could not be generated', 'internal_error');

@@ -65,8 +65,15 @@ export function findMessage(db: Db, botId: string, messageId: string): Promise<S
   return db.selectFrom('chat_messages').selectAll().where('id', '=', messageId).where('bot_id', '=', botId).executeTakeFirst();
 }
 
-export async function setFeedback(db: Db, messageId: string, rating: ChatMessagesTable['feedback_rating']): Promise<void> {
-  await db.updateTable('chat_messages').set({ feedback_rating: rating }).where('id', '=', messageId).execute();
+/** Sets a message's rating if it is still `expected`; false when another rating came first. */
+export async function setFeedback(db: Db, messageId: string, expected: ChatMessagesTable['feedback_rating'], rating: ChatMessagesTable['feedback_rating']): Promise<boolean> {
+  const result = await db
+    .updateTable('chat_messages')
+    .set({ feedback_rating: rating })
+    .where('id', '=', messageId)
+    .where((eb) => (expected === null ? eb('feedback_rating', 'is', null) : eb('feedback_rating', '=', expected)))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /**

@@ -7,7 +7,7 @@ import { errorResponses, pageQuery } from '../../platform/schemas.ts';
 import { botScopeOf } from '../bots/bot-scope.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import type { ConversationService } from './conversations.service.ts';
-import { ConversationSchema, MessageListSchema, SessionParamsSchema } from './conversations.schemas.ts';
+import { ConversationDeletedSchema, ConversationSchema, MessageListSchema, SessionParamsSchema } from './conversations.schemas.ts';
 
 export interface ConversationRouteDeps {
   conversations: ConversationService;
@@ -27,6 +27,7 @@ export function conversationRoutes(deps: ConversationRouteDeps) {
       schema: {
         operationId: 'listMessages',
         tags,
+        summary: 'List messages across all sessions',
         description: 'Messages across all sessions of the bot, newest first.',
         querystring: Type.Object(pageQuery()),
         response: { 200: MessageListSchema, ...errorResponses },
@@ -44,7 +45,8 @@ export function conversationRoutes(deps: ConversationRouteDeps) {
       schema: {
         operationId: 'getConversation',
         tags,
-        description: "One session's messages, oldest first.",
+        summary: "Read one session's messages",
+        description: "One session's messages, oldest first. 404 `Session not found or belongs to a different bot` for an unknown session or another bot's.",
         params: SessionParamsSchema,
         response: { 200: ConversationSchema, ...errorResponses },
       },
@@ -60,9 +62,10 @@ export function conversationRoutes(deps: ConversationRouteDeps) {
       schema: {
         operationId: 'deleteConversation',
         tags,
+        summary: 'Delete a session',
         description: 'Deletes the session, its messages and uploads; the next message with the same session_id starts a fresh conversation.',
         params: SessionParamsSchema,
-        response: { 200: Type.Object({ success: Type.Boolean(), session_id: Type.String() }), ...errorResponses },
+        response: { 200: ConversationDeletedSchema, ...errorResponses },
       },
       handler: async (request) => {
         const { bot } = await botScopeOf(request, bots);

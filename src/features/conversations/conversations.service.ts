@@ -1,7 +1,8 @@
 /**
  * Chat sessions and their messages: the session state machine of interface.md section 3 (started
  * by a first message, ended after PARLEY_SESSION_IDLE_MINUTES idle, cleared by DELETE), the monthly
- * message quota, human takeover, and the events each transition records in the outbox.
+ * message quota, human takeover, and the events each transition records in the outbox. Each write
+ * also moves the bot's hourly analytics counters in the same transaction.
  */
 import type { Db } from '../../db/database.ts';
 import { isoAt, type Clock } from '../../platform/clock.ts';
@@ -9,6 +10,7 @@ import { timeOrderedUuid } from '../../platform/ids.ts';
 import { NotFoundError, RateLimitedError } from '../../platform/errors.ts';
 import type { AnswerSource, ChatTurn } from '../answers/answers.types.ts';
 import { recordEvents, type OutboxEvent } from '../events/events.repository.ts';
+import { addCounts, addCountsByHour, hourOf, mergeInto, messageDeltas, type CountDeltas } from '../analytics/analytics-counters.ts';
 import * as repo from './conversations.repository.ts';
 
 export const SESSION_NOT_FOUND = 'Session not found or belongs to a different bot';
@@ -132,6 +134,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
         lead_state: null,
       };
       await repo.insertSession(trx, session);
+      await addCounts(trx, bot.id, hourOf(at), { sessions: 1 });
       events.push(sessionStarted(bot, sessionKey, at, session));
       return { session, events, created: true };
     }
@@ -142,6 +145,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
     session = { ...session, ...changes };
     if (reopening) {
       session = { ...session, status: 'active', ended_at: null, started_at: at };
+      await addCounts(trx, bot.id, hourOf(at), { sessions: 1 });
       events.push(sessionStarted(bot, sessionKey, at, session));
     }
     if (reopening || Object.keys(changes).length > 0) {
@@ -187,6 +191,11 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
         await repo.insertMessage(trx, { id: messageId, session_id: session.id, bot_id: input.bot.id, role: 'user', author: 'visitor', content: input.text, feedback_rating: null, latency_ms: null, engine: null, sources: null, created_at: at });
         // A session created for this message already counts it.
         if (!created) await repo.touchSession(trx, session.id, at, 1);
+        await addCounts(trx, input.bot.id, hourOf(at), { user_messages: 1 });
+        // The visit's second visitor message makes it a multi-turn visit (counted in the hour it started).
+        if (earlier.filter((m) => m.role === 'user' && m.created_at >= session.started_at).length === 1) {
+          await addCounts(trx, input.bot.id, hourOf(session.started_at), { multi_turn_sessions: 1 });
+        }
         events.push({
           event: 'message.user',
           botId: input.bot.id,
@@ -217,7 +226,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
       const at = isoAt(clock.now());
       const message: StoredMessage = { id: timeOrderedUuid(), role: 'assistant', author: answer.author, content: answer.content, feedback_rating: null, created_at: at };
       await db.transaction().execute(async (trx) => {
-        await repo.insertMessage(trx, {
+        const row = {
           ...message,
           session_id: turn.sessionId,
           bot_id: bot.id,
@@ -225,7 +234,9 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
           engine: answer.engine ?? null,
           sources: answer.sources ? JSON.stringify(answer.sources) : null,
           unanswered: answer.unanswered ? 1 : null,
-        });
+        };
+        await repo.insertMessage(trx, row);
+        await addCounts(trx, bot.id, hourOf(at), messageDeltas(row));
         await repo.touchSession(trx, turn.sessionId, at, 1);
         const data = { message_id: message.id, role: 'assistant', content: answer.content, latency_ms: Math.round(answer.latencyMs), ...(answer.author === 'operator' && { author: 'operator' }) };
         await recordEvents(trx, [{ event: 'message.assistant', botId: bot.id, accountId: bot.account_id, sessionId: turn.sessionKey, data, occurredAt: at }]);
@@ -268,11 +279,27 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
       return rows.map((r) => ({ id: r.id, session_id: r.session_key, role: r.role, content: r.content, feedback_rating: r.feedback_rating, created_at: r.created_at }));
     },
 
-    /** Deletes a session with its messages and uploads; the id may then start a fresh conversation. */
+    /**
+     * Deletes a session with its messages and uploads; the id may then start a fresh conversation.
+     * Its messages and its current visit leave the analytics counters (earlier visits stay counted).
+     */
     async clear(botId: string, sessionKey: string): Promise<{ sessionId: string }> {
       const session = await requireSession(botId, sessionKey);
-      if (!(await repo.deleteSession(db, botId, session.id))) throw new NotFoundError(SESSION_NOT_FOUND);
-      return { sessionId: session.id };
+      return db.transaction().execute(async (trx) => {
+        const messages = await repo.sessionMessages(trx, session.id);
+        if (!(await repo.deleteSession(trx, botId, session.id))) throw new NotFoundError(SESSION_NOT_FOUND);
+        const byHour = new Map<string, CountDeltas>();
+        for (const m of messages) mergeInto(byHour, hourOf(m.created_at), messageDeltas(m, -1));
+        const visitMessages = messages.filter((m) => m.role === 'user' && m.created_at >= session.started_at).length;
+        mergeInto(byHour, hourOf(session.started_at), { sessions: -1, ...(visitMessages >= 2 && { multi_turn_sessions: -1 }) });
+        await addCountsByHour(trx, botId, byHour);
+        return { sessionId: session.id };
+      });
+    },
+
+    /** Counts a visitor message the engine failed to answer (nothing else is stored for it). */
+    async recordFailedAnswer(botId: string): Promise<void> {
+      await addCounts(db, botId, hourOf(isoAt(clock.now())), { failed_answers: 1 });
     },
 
     /** Sets the visitor's rating of an assistant message of this session. */
@@ -282,7 +309,20 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
       if (!session || !message || message.session_id !== session.id || message.role !== 'assistant') {
         throw new NotFoundError('Message not found in this session');
       }
-      await repo.setFeedback(db, messageId, rating);
+      await db.transaction().execute(async (trx) => {
+        // Compare-and-set, so that concurrent ratings of one message move the counters once each.
+        let previous = message.feedback_rating;
+        while (!(await repo.setFeedback(trx, messageId, previous, rating))) {
+          const current = await repo.findMessage(trx, botId, messageId);
+          if (!current) throw new NotFoundError('Message not found in this session');
+          previous = current.feedback_rating;
+        }
+        if (previous === rating) return;
+        const deltas: CountDeltas = {};
+        if (previous) deltas[previous === 'up' ? 'feedback_up' : 'feedback_down'] = -1;
+        if (rating) deltas[rating === 'up' ? 'feedback_up' : 'feedback_down'] = 1;
+        await addCounts(trx, botId, hourOf(message.created_at), deltas);
+      });
       return { id: messageId, feedback_rating: rating };
     },
 

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { dashboardAccess, principalOf } from '../../platform/auth/auth.ts';
-import { errorResponses } from '../../platform/schemas.ts';
+import { errorResponses, EXAMPLE, mediaResponse } from '../../platform/schemas.ts';
 import { openEventStream, type EventStream } from '../../platform/sse.ts';
 import { assertRole, assertTab } from '../auth/roles.ts';
 import type { BotService } from '../bots/bots.service.ts';
@@ -57,6 +57,7 @@ export function inboxRoutes(deps: InboxRouteDeps) {
       schema: {
         operationId: 'dashboardListInbox',
         tags,
+        summary: "List a bot's sessions",
         description: "The bot's sessions, most recent activity first, each with its latest message.",
         params: BotParamsSchema,
         querystring: InboxQuerySchema,
@@ -74,10 +75,22 @@ export function inboxRoutes(deps: InboxRouteDeps) {
       schema: {
         operationId: 'dashboardInboxEvents',
         tags,
+        summary: "Follow a bot's live activity (Server-Sent Events)",
         description:
           "Server-Sent Events of the bot's live activity: `message` {session_id, message} for each stored message (visitor, bot or operator), `status` {session_id, taken_over} when a session is taken over or released, and {session_id: null, taken_over} when the whole bot is paused or resumed.",
         params: BotParamsSchema,
-        response: { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses },
+        response: {
+          200: mediaResponse(
+            'text/event-stream',
+            "The bot's messages and takeover changes as Server-Sent Events",
+            Type.String({
+              examples: [
+                `event: message\ndata: {"session_id":"${EXAMPLE.sessionId}","message":{"id":"${EXAMPLE.messageId}","role":"user","author":"visitor","content":"Do you ship to Canada?","feedback_rating":null,"created_at":"${EXAMPLE.time}"}}\n\nevent: status\ndata: {"session_id":"${EXAMPLE.sessionId}","taken_over":true}\n\n`,
+              ],
+            }),
+          ),
+          ...errorResponses,
+        },
       },
       handler: async (request, reply) => {
         const { bot } = await inboxBot(request, request.params.bot_id);
@@ -99,6 +112,7 @@ export function inboxRoutes(deps: InboxRouteDeps) {
       schema: {
         operationId: 'dashboardGetInboxSession',
         tags,
+        summary: 'Read a session with its messages',
         description: 'One session with all its messages, oldest first.',
         params: SessionParamsSchema,
         response: { 200: InboxSessionDetailSchema, ...errorResponses },
@@ -114,6 +128,7 @@ export function inboxRoutes(deps: InboxRouteDeps) {
       schema: {
         operationId: 'dashboardTakeOverSession',
         tags,
+        summary: 'Take a session over',
         description: "An operator takes the session over: the visitor's next messages get a `paused` event and no AI reply until it is released.",
         params: SessionParamsSchema,
         response: { 200: InboxSessionSchema, ...errorResponses },
@@ -129,6 +144,7 @@ export function inboxRoutes(deps: InboxRouteDeps) {
       schema: {
         operationId: 'dashboardReleaseSession',
         tags,
+        summary: 'Hand a session back to the bot',
         description: 'Hands the session back to the bot, which answers its next message.',
         params: SessionParamsSchema,
         response: { 200: InboxSessionSchema, ...errorResponses },
@@ -144,6 +160,7 @@ export function inboxRoutes(deps: InboxRouteDeps) {
       schema: {
         operationId: 'dashboardSendOperatorMessage',
         tags,
+        summary: 'Reply to the visitor as an operator',
         description:
           "Stores an operator's reply (role `assistant`, author `operator`) and sends it to the visitor's live stream. Replying takes the session over, so the bot stops answering it until it is released.",
         params: SessionParamsSchema,
@@ -161,6 +178,7 @@ export function inboxRoutes(deps: InboxRouteDeps) {
       schema: {
         operationId: 'dashboardDeleteInboxSession',
         tags,
+        summary: 'Delete a session',
         description: 'Deletes the session, its messages and uploads (owner or admin), as `DELETE /api/v1/conversations/{session_id}` does.',
         params: SessionParamsSchema,
         response: { 200: SessionDeletedSchema, ...errorResponses },
@@ -179,6 +197,7 @@ export function inboxRoutes(deps: InboxRouteDeps) {
         schema: {
           operationId: paused ? 'dashboardPauseBot' : 'dashboardResumeBot',
           tags,
+          summary: paused ? 'Pause the bot (human takeover)' : 'Resume the bot',
           description: paused
             ? 'Human takeover of the whole bot: every streamed message gets a `paused` event and no AI reply until it is resumed.'
             : 'Lets the bot answer again (sessions taken over one by one stay with their operator).',

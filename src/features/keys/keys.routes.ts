@@ -34,7 +34,14 @@ export function keyRoutes(deps: { keys: KeyService; bots: BotService }) {
     // Dashboard form: owners and admins manage the keys of their account's bots.
     app.post('/api/keys', {
       config: { auth: dashboardAccess },
-      schema: { operationId: 'dashboardCreateKey', tags: dashboardTags, body: DashboardKeyCreateSchema, response: { 201: ApiKeyCreatedSchema, ...errorResponses } },
+      schema: {
+        operationId: 'dashboardCreateKey',
+        tags: dashboardTags,
+        summary: 'Create an API key for a bot',
+        description: 'The `key` is shown only in this answer. `scopes` default to `["chat", "read"]`, `allowed_ips` to `[]` (anywhere). Owner or admin.',
+        body: DashboardKeyCreateSchema,
+        response: { 201: ApiKeyCreatedSchema, ...errorResponses },
+      },
       handler: async (request, reply) => {
         const user = principalOf(request, 'dashboard');
         assertRole(user, ['owner', 'admin']);
@@ -48,6 +55,8 @@ export function keyRoutes(deps: { keys: KeyService; bots: BotService }) {
       schema: {
         operationId: 'dashboardListKeys',
         tags: dashboardTags,
+        summary: "List a bot's API keys",
+        description: 'Newest first, revoked keys included; never the secret. Owner or admin.',
         querystring: Type.Object({ bot_id: Type.String({ format: 'uuid' }) }),
         response: { 200: ApiKeyListSchema, ...errorResponses },
       },
@@ -64,6 +73,8 @@ export function keyRoutes(deps: { keys: KeyService; bots: BotService }) {
       schema: {
         operationId: 'dashboardUpdateKey',
         tags: dashboardTags,
+        summary: "Change a key's name, scopes or allowed IPs",
+        description: 'Only the fields sent change. A revoked key answers 409. Owner or admin.',
         params: KeyIdParamsSchema,
         body: ApiKeyPatchSchema,
         response: { 200: ApiKeyViewSchema, ...errorResponses, ...conflict },
@@ -78,7 +89,14 @@ export function keyRoutes(deps: { keys: KeyService; bots: BotService }) {
 
     app.delete('/api/keys/:id', {
       config: { auth: dashboardAccess },
-      schema: { operationId: 'dashboardRevokeKey', tags: dashboardTags, params: KeyIdParamsSchema, response: { 200: KeyRevokedSchema, ...errorResponses } },
+      schema: {
+        operationId: 'dashboardRevokeKey',
+        tags: dashboardTags,
+        summary: 'Revoke an API key',
+        description: 'For good: the key answers 401 from now on. Owner or admin.',
+        params: KeyIdParamsSchema,
+        response: { 200: KeyRevokedSchema, ...errorResponses },
+      },
       handler: async (request) => {
         const user = principalOf(request, 'dashboard');
         assertRole(user, ['owner', 'admin']);
@@ -93,7 +111,14 @@ export function keyRoutes(deps: { keys: KeyService; bots: BotService }) {
 
     app.post('/api/v1/api-keys', {
       config: { auth: apiAccess('admin') },
-      schema: { operationId: 'createApiKey', tags: apiTags, body: ApiKeyCreateSchema, response: { 201: ApiKeyCreatedSchema, ...errorResponses } },
+      schema: {
+        operationId: 'createApiKey',
+        tags: apiTags,
+        summary: "Create an API key for the caller's bot",
+        description: 'The `key` is shown only in this answer. It can hold no scope the calling credential lacks (403).',
+        body: ApiKeyCreateSchema,
+        response: { 201: ApiKeyCreatedSchema, ...errorResponses },
+      },
       handler: async (request, reply) => {
         const { bot } = await botScopeOf(request, bots);
         const caller = principalOf(request);
@@ -104,7 +129,13 @@ export function keyRoutes(deps: { keys: KeyService; bots: BotService }) {
 
     app.get('/api/v1/api-keys', {
       config: { auth: apiAccess('admin') },
-      schema: { operationId: 'listApiKeys', tags: apiTags, response: { 200: ApiKeyListSchema, ...errorResponses } },
+      schema: {
+        operationId: 'listApiKeys',
+        tags: apiTags,
+        summary: "List the caller's bot's API keys",
+        description: 'Newest first, revoked keys included; never the secret.',
+        response: { 200: ApiKeyListSchema, ...errorResponses },
+      },
       handler: async (request) => ({ keys: await keys.list((await botScopeOf(request, bots)).bot.id) }),
     });
 
@@ -113,6 +144,8 @@ export function keyRoutes(deps: { keys: KeyService; bots: BotService }) {
       schema: {
         operationId: 'updateApiKey',
         tags: apiTags,
+        summary: "Change a key's name, scopes or allowed IPs",
+        description: 'Only the fields sent change; never beyond the calling credential\'s own scopes (403). A revoked key answers 409.',
         params: apiKeyParams,
         body: ApiKeyPatchSchema,
         response: { 200: ApiKeyViewSchema, ...errorResponses, ...conflict },
@@ -126,7 +159,14 @@ export function keyRoutes(deps: { keys: KeyService; bots: BotService }) {
 
     app.delete('/api/v1/api-keys/:key_id', {
       config: { auth: apiAccess('admin') },
-      schema: { operationId: 'revokeApiKey', tags: apiTags, params: apiKeyParams, response: { 200: KeyRevokedSchema, ...errorResponses } },
+      schema: {
+        operationId: 'revokeApiKey',
+        tags: apiTags,
+        summary: 'Revoke an API key',
+        description: 'For good: the key answers 401 from now on.',
+        params: apiKeyParams,
+        response: { 200: KeyRevokedSchema, ...errorResponses },
+      },
       handler: async (request) => {
         const { bot } = await botScopeOf(request, bots);
         await keys.revoke(bot.id, request.params.key_id);

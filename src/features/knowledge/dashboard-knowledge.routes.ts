@@ -30,6 +30,7 @@ export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bo
       schema: {
         operationId: 'dashboardListKnowledge',
         tags,
+        summary: "List a bot's knowledge sources",
         params: Type.Object({ bot_id: Type.String({ format: 'uuid' }) }),
         response: { 200: Type.Object({ sources: Type.Array(SourceSchema), total: Type.Integer() }), ...errorResponses },
       },
@@ -47,8 +48,15 @@ export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bo
       schema: {
         operationId: 'dashboardUploadKnowledgeFile',
         tags,
+        summary: 'Upload a document as a knowledge source',
         description: 'multipart/form-data with a `file` (PDF, TXT, CSV, Markdown or DOCX, recognised by content) and an optional `name`.',
         params: Type.Object({ bot_id: Type.String({ format: 'uuid' }) }),
+        documentedBody: {
+          'multipart/form-data': Type.Object({
+            file: Type.String({ format: 'binary', description: 'PDF, TXT, CSV, Markdown or DOCX' }),
+            name: Type.Optional(Type.String({ maxLength: 200, description: "the source's name (default: the document's title, else the file name)" })),
+          }),
+        },
         response: {
           201: Type.Object({ success: Type.Boolean(), source: SourceSchema }),
           ...errorResponses,
@@ -87,6 +95,8 @@ export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bo
       schema: {
         operationId: 'dashboardUpdateKnowledge',
         tags,
+        summary: "Set a web page source's crawl schedule",
+        description: 'How often the page is fetched again and re-indexed (`null`: never). URL sources only.',
         params: Params,
         body: Type.Object({
           crawl_schedule: Type.Union([Type.Literal('hourly'), Type.Literal('daily'), Type.Literal('weekly'), Type.Null()]),

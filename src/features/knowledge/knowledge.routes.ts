@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiAccess } from '../../platform/auth/auth.ts';
-import { errorResponses } from '../../platform/schemas.ts';
+import { errorResponses, EXAMPLE, withExamples } from '../../platform/schemas.ts';
 import { botScopeOf, pathBotOf } from '../bots/bot-scope.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import { BotIdParamsSchema } from '../bots/bots.schemas.ts';
@@ -11,6 +11,7 @@ import type { KnowledgeService } from './knowledge.service.ts';
 import { parseKnowledgeBody } from './knowledge.forms.ts';
 import {
   BotKnowledgeBodySchema,
+  BotKnowledgeCreatedSchema,
   Form1ResponseSchema,
   Form2ResponseSchema,
   KnowledgeBodySchema,
@@ -32,7 +33,9 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; bots: BotSe
       schema: {
         operationId: 'addKnowledge',
         tags,
-        description: 'Form 1 (`name` with `content` or `url`) answers 200 once indexed; Form 2 (`title`, or a URL in `content`) answers 201 and indexes URLs in the background.',
+        summary: 'Add a text or a web page to the bot\'s knowledge',
+        description:
+          'Two forms. Form 1 (`type` and `name`, with `content` for text or `url` for a page) answers 200 once the source is indexed, with `chars` for a page. Form 2 (no `name`; `title`, or `type: "url"` with the URL in `content`) answers 201: text is `ready` at once, a page `processing` until it is fetched in the background (`https://` only). A page that cannot be fetched answers 502, one without usable text 422.',
         body: KnowledgeBodySchema,
         response: { 200: Form1ResponseSchema, 201: Form2ResponseSchema, ...errorResponses, ...fetchErrors },
       },
@@ -60,6 +63,8 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; bots: BotSe
       schema: {
         operationId: 'listKnowledge',
         tags,
+        summary: "List the bot's knowledge sources",
+        description: 'Newest first. Without `limit` and `offset`, every source; with either, one page. `total` counts them all.',
         querystring: Type.Object({
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
           offset: Type.Optional(Type.Integer({ minimum: 0 })),
@@ -80,8 +85,13 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; bots: BotSe
       schema: {
         operationId: 'deleteKnowledge',
         tags,
+        summary: 'Delete a knowledge source',
+        description: 'Deletes the source and its index entries for good; the bot stops answering from it at once. Another bot\'s source answers 403.',
         params: SourceIdParamsSchema,
-        response: { 200: Type.Object({ success: Type.Boolean(), deleted_id: Type.String() }), ...errorResponses },
+        response: {
+          200: withExamples(Type.Object({ success: Type.Boolean(), deleted_id: Type.String() }), { success: true, deleted_id: EXAMPLE.sourceId }),
+          ...errorResponses,
+        },
       },
       handler: async (request) => {
         const { bot } = await botScopeOf(request, bots);
@@ -95,9 +105,11 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; bots: BotSe
       schema: {
         operationId: 'addBotKnowledge',
         tags,
+        summary: "Add text to a bot's knowledge",
+        description: 'Text only (up to 100,000 characters), indexed before the answer. An API key works for its own bot only.',
         params: BotIdParamsSchema,
         body: BotKnowledgeBodySchema,
-        response: { 201: Type.Object({ success: Type.Boolean(), source: Form1ResponseSchema.properties.source }), ...errorResponses },
+        response: { 201: BotKnowledgeCreatedSchema, ...errorResponses },
       },
       handler: async (request, reply) => {
         const bot = await pathBotOf(request, request.params.bot_id, bots);

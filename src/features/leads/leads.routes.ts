@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiAccess, dashboardAccess } from '../../platform/auth/auth.ts';
-import { errorResponses, pageQuery, TimestampSchema } from '../../platform/schemas.ts';
+import { errorResponses, EXAMPLE, mediaResponse, pageQuery, TimestampSchema, withExamples } from '../../platform/schemas.ts';
 import { botScopeOf, dashboardBotOf } from '../bots/bot-scope.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import { SessionKeySchema } from '../chat/chat.schemas.ts';
@@ -24,7 +24,23 @@ const LeadSchema = Type.Object({
   extra: Type.Record(Type.String(), Type.String(), { description: "the bot's custom lead fields" }),
   created_at: TimestampSchema,
 });
-const LeadListSchema = Type.Object({ leads: Type.Array(LeadSchema), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() });
+const leadExample = {
+  id: EXAMPLE.leadId,
+  bot_id: EXAMPLE.botId,
+  session_id: EXAMPLE.sessionId,
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  phone: '+14165550123',
+  extra: { company: 'Analytical Engines Ltd' },
+  created_at: EXAMPLE.time,
+};
+const LeadListSchema = withExamples(Type.Object({ leads: Type.Array(LeadSchema), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() }), {
+  leads: [leadExample],
+  total: 1,
+  limit: 50,
+  offset: 0,
+});
+const LeadSubmittedSchema = withExamples(Type.Object({ success: Type.Boolean(), lead: LeadSchema }), { success: true, lead: leadExample });
 const SearchQuery = Type.Object({ ...pageQuery(), q: Type.Optional(Type.String({ maxLength: 200, description: 'part of a name, email or phone' })) });
 const CSV_EXPORT_LIMIT = 100_000;
 
@@ -38,6 +54,7 @@ export function leadRoutes(deps: { leads: LeadService; bots: BotService; convers
       schema: {
         operationId: 'listLeads',
         tags: ['leads'],
+        summary: "List the bot's leads",
         description: 'The leads of the bot, newest first; `total` counts them all.',
         querystring: Type.Object(pageQuery()),
         response: { 200: LeadListSchema, ...errorResponses },
@@ -56,6 +73,7 @@ export function leadRoutes(deps: { leads: LeadService; bots: BotService; convers
       schema: {
         operationId: 'dashboardListLeads',
         tags: ['dashboard: leads'],
+        summary: "Search a bot's leads",
         description: 'Leads, newest first, optionally only those whose name, email or phone contains `q`.',
         params: BotParams,
         querystring: SearchQuery,
@@ -73,10 +91,22 @@ export function leadRoutes(deps: { leads: LeadService; bots: BotService; convers
       schema: {
         operationId: 'dashboardExportLeads',
         tags: ['dashboard: leads'],
+        summary: "Export a bot's leads as CSV",
         description: `The leads (matching \`q\`, newest first, at most ${CSV_EXPORT_LIMIT}) as CSV: id, created_at, name, email, phone, session_id, extra (JSON).`,
         params: BotParams,
         querystring: Type.Object({ q: Type.Optional(Type.String({ maxLength: 200 })) }),
-        response: { 200: Type.String({ description: 'text/csv' }), ...errorResponses },
+        response: {
+          200: mediaResponse(
+            'text/csv',
+            'The leads as CSV, with a header row',
+            Type.String({
+              examples: [
+                `id,created_at,name,email,phone,session_id,extra\r\n${EXAMPLE.leadId},${EXAMPLE.time},Ada Lovelace,ada@example.com,'+14165550123,${EXAMPLE.sessionId},"{""company"":""Analytical Engines Ltd""}"\r\n`,
+              ],
+            }),
+          ),
+          ...errorResponses,
+        },
       },
       handler: async (request, reply) => {
         const bot = await dashboardBotOf(request, request.params.bot_id, bots, 'inbox');
@@ -93,16 +123,20 @@ export function leadRoutes(deps: { leads: LeadService; bots: BotService; convers
       schema: {
         operationId: 'widgetSubmitLead',
         tags: ['widget'],
+        summary: "Send the widget's lead form",
         description:
           "The widget's lead form for a session: creates the session's lead (201; `email` or `phone` required) or completes it (200). The phone is read with the country of the session's time zone and stored as E.164.",
-        body: Type.Object({
-          session_id: SessionKeySchema,
-          name: Type.Optional(Type.String({ maxLength: 200 })),
-          email: Type.Optional(Type.String({ maxLength: 320 })),
-          phone: Type.Optional(Type.String({ maxLength: 40 })),
-          extra: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 500 }), { maxProperties: 20 })),
-        }),
-        response: { 200: Type.Object({ success: Type.Boolean(), lead: LeadSchema }), 201: Type.Object({ success: Type.Boolean(), lead: LeadSchema }), ...errorResponses },
+        body: withExamples(
+          Type.Object({
+            session_id: SessionKeySchema,
+            name: Type.Optional(Type.String({ maxLength: 200 })),
+            email: Type.Optional(Type.String({ maxLength: 320 })),
+            phone: Type.Optional(Type.String({ maxLength: 40 })),
+            extra: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.String({ maxLength: 500 }), { maxProperties: 20 })),
+          }),
+          { session_id: EXAMPLE.sessionId, name: 'Ada Lovelace', email: 'ada@example.com', phone: '(416) 555-0123', extra: { company: 'Analytical Engines Ltd' } },
+        ),
+        response: { 200: LeadSubmittedSchema, 201: LeadSubmittedSchema, ...errorResponses },
       },
       handler: async (request, reply) => {
         allowWidgetOrigin(request, reply);

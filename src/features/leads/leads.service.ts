@@ -15,6 +15,7 @@ import type { Bot } from '../bots/bots.schemas.ts';
 import { recordEvents } from '../events/events.repository.ts';
 import { countryOfTimezone, findDetails, isDecline, normaliseEmail, normalisePhone, wantsContact, wantsMeeting, type FoundDetails } from './lead-extraction.ts';
 import { askFor, LEAD_PHRASES } from './lead-phrases.ts';
+import { addCounts, hourOf } from '../analytics/analytics-counters.ts';
 import * as repo from './leads.repository.ts';
 
 /** A session's lead-capture progress, stored with the session. */
@@ -119,6 +120,7 @@ export function createLeadService({ db, clock }: { db: Db; clock: Clock }) {
         updated_at: at,
       };
       await repo.insertLead(trx, lead);
+      await addCounts(trx, bot.id, hourOf(at), { leads: 1 });
       state.pending = { extra: {} };
       const data = { id: lead.id, name: lead.name, email: lead.email, phone: lead.phone, extra: JSON.parse(lead.extra) };
       await recordEvents(trx, [{ event: 'lead.created', botId: bot.id, accountId: bot.account_id, sessionId: session.key, data, occurredAt: at }]);

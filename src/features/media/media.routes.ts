@@ -9,13 +9,13 @@ import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuthLayer } from '../../platform/auth/auth.ts';
-import { ErrorSchema, errorResponses } from '../../platform/schemas.ts';
+import { ErrorSchema, errorResponses, mediaResponse } from '../../platform/schemas.ts';
 import { securityFor } from '../../platform/openapi.ts';
 import { ForbiddenError, ValidationError } from '../../platform/errors.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import { allowWidgetOrigin, widgetAccess, widgetCallerOf } from '../widget/widget-access.ts';
 import type { MediaService } from './media.service.ts';
-import { MediaLinkParamsSchema, MediaLinkQuerySchema, MediaUploadSchema, uploadFieldsOf } from './media.schemas.ts';
+import { MediaLinkParamsSchema, MediaLinkQuerySchema, MediaUploadFormSchema, MediaUploadSchema, uploadFieldsOf } from './media.schemas.ts';
 import { ALLOWED_EXTENSIONS } from './media-types.ts';
 import { discardIncoming, receiveForm, type ReceivedForm } from './media-upload.ts';
 
@@ -64,7 +64,7 @@ export function mediaRoutes(deps: MediaRouteDeps) {
         tags,
         summary: 'Attach a file to a chat session',
         description: `multipart/form-data with \`file\`, \`session_id\` (1 to 128 printable characters; a new id starts the session) and \`bot_id\` (or the bot id or an API key with \`chat\` as bearer). Allowed: ${ALLOWED_EXTENSIONS.join(' ')}, decided from the content, which must agree with the extension (415 otherwise); over PARLEY_MAX_UPLOAD_BYTES: 413. Answers a signed \`file_url\` valid for PARLEY_MEDIA_URL_TTL seconds.`,
-        consumes: ['multipart/form-data'],
+        documentedBody: { 'multipart/form-data': MediaUploadFormSchema },
         security: securityFor(widgetAccess),
         response: { 200: MediaUploadSchema, ...errorResponses, 413: ErrorSchema, 415: ErrorSchema },
       },
@@ -96,7 +96,13 @@ export function mediaRoutes(deps: MediaRouteDeps) {
         description: 'The link from the upload: 403 when it was changed or has expired, 404 once the file was deleted (with its session or bot).',
         params: MediaLinkParamsSchema,
         querystring: MediaLinkQuerySchema,
-        response: { 200: Type.String({ format: 'binary', description: 'the file, with its detected type' }), 400: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 429: ErrorSchema },
+        response: {
+          200: mediaResponse('*/*', 'The file, with its detected type (image/png, application/pdf, text/csv, audio/mpeg, …)', Type.String({ format: 'binary' })),
+          400: ErrorSchema,
+          403: ErrorSchema,
+          404: ErrorSchema,
+          429: ErrorSchema,
+        },
       },
       handler: async (request, reply) => {
         const { file_id, file_name } = request.params;

@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox';
 import { stripControlChars } from '../../platform/http-rules.ts';
 import { describeValidationError, validatorCompiler } from '../../platform/validation.ts';
 import { ValidationError } from '../../platform/errors.ts';
+import { EXAMPLE, withExamples } from '../../platform/schemas.ts';
 import { SessionKeySchema } from '../chat/chat.schemas.ts';
 
 /** The text fields of `POST /api/widget/chat/media` (the file travels beside them). */
@@ -12,12 +13,26 @@ export const UploadFieldsSchema = Type.Object({
 });
 export type UploadFields = Static<typeof UploadFieldsSchema>;
 
-export const MediaUploadSchema = Type.Object({
-  file_url: Type.String({ description: 'signed link, valid for PARLEY_MEDIA_URL_TTL seconds' }),
-  file_name: Type.String({ description: 'the sanitized name' }),
-  mime_type: Type.String({ description: 'detected from the content' }),
-  size_bytes: Type.Integer(),
+/** The form as the documentation shows it (the route reads it as a stream, field by field). */
+export const MediaUploadFormSchema = Type.Object({
+  file: Type.String({ format: 'binary', description: 'the file; its type is decided from its content, which must agree with its extension' }),
+  ...UploadFieldsSchema.properties,
 });
+
+export const MediaUploadSchema = withExamples(
+  Type.Object({
+    file_url: Type.String({ description: 'signed link, valid for PARLEY_MEDIA_URL_TTL seconds' }),
+    file_name: Type.String({ description: 'the sanitized name' }),
+    mime_type: Type.String({ description: 'detected from the content' }),
+    size_bytes: Type.Integer(),
+  }),
+  {
+    file_url: `https://parley.example.com/api/widget/media/${EXAMPLE.messageId}/order-1042.pdf?expires=1772447400&signature=9f2c4e6a8b0d1f3e5a7c9e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d0f`,
+    file_name: 'order-1042.pdf',
+    mime_type: 'application/pdf',
+    size_bytes: 48213,
+  },
+);
 export type MediaUpload = Static<typeof MediaUploadSchema>;
 
 export const MediaLinkParamsSchema = Type.Object({

@@ -33,7 +33,14 @@ export function providerKeyRoutes(deps: { providerKeys: ProviderKeyService; bots
 
     app.get('/api/dashboard/bots/:bot_id/provider-keys', {
       config: { auth: dashboardAccess },
-      schema: { operationId: 'dashboardListProviderKeys', tags, params: BotIdParamsSchema, response: { 200: ProviderKeyListSchema, ...errorResponses } },
+      schema: {
+        operationId: 'dashboardListProviderKeys',
+        tags,
+        summary: 'Which providers have a key of their own',
+        description: 'The providers (openai, anthropic, google, mistral) with a bring-your-own key for this bot, never the key. Any member.',
+        params: BotIdParamsSchema,
+        response: { 200: ProviderKeyListSchema, ...errorResponses },
+      },
       handler: async (request) => {
         const bot = await bots.getForAccount(principalOf(request, 'dashboard').accountId, request.params.bot_id);
         return { providers: await providerKeys.list(bot.id) };
@@ -45,6 +52,8 @@ export function providerKeyRoutes(deps: { providerKeys: ProviderKeyService; bots
       schema: {
         operationId: 'dashboardPutProviderKey',
         tags,
+        summary: "Store the bot's key for a provider",
+        description: 'Encrypted at rest and never returned; replaces any key stored before. Owner, or admin with the BYOK tab.',
         params: ProviderKeyParamsSchema,
         body: ProviderKeyPutSchema,
         response: { 200: ProviderKeyViewSchema, ...errorResponses },
@@ -62,6 +71,8 @@ export function providerKeyRoutes(deps: { providerKeys: ProviderKeyService; bots
       schema: {
         operationId: 'dashboardDeleteProviderKey',
         tags,
+        summary: "Remove the bot's key for a provider",
+        description: 'The bot goes back to the shared pool of the service. Owner, or admin with the BYOK tab.',
         params: ProviderKeyParamsSchema,
         response: { 200: ProviderKeyRemovedSchema, ...errorResponses },
       },

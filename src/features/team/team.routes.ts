@@ -30,6 +30,8 @@ export function teamRoutes(deps: { team: TeamService }) {
       schema: {
         operationId: 'inviteMember',
         tags,
+        summary: 'Invite a member',
+        description: 'The `token` (shown once, valid 7 days, once, for this email) is what the invitee gives to `POST /api/auth/signup` as `invite_token`. Owner or admin with the Team tab; only the owner invites an admin.',
         body: Type.Object({ email: Type.String({ format: 'email', maxLength: 254 }), role: InvitableRole, tabs: Type.Optional(TabList) }),
         response: {
           201: Type.Object({ id: Type.String(), email: Type.String(), role: Type.String(), tabs: Type.Array(Type.String()), token: Type.String(), expires_at: TimestampSchema }),
@@ -41,7 +43,12 @@ export function teamRoutes(deps: { team: TeamService }) {
 
     app.get('/api/dashboard/members', {
       config: { auth: dashboardAccess },
-      schema: { operationId: 'listMembers', tags, response: { 200: Type.Object({ members: Type.Array(MemberSchema) }), ...errorResponses } },
+      schema: {
+        operationId: 'listMembers',
+        tags,
+        summary: "List the account's members",
+        response: { 200: Type.Object({ members: Type.Array(MemberSchema) }), ...errorResponses },
+      },
       handler: async (request) => ({ members: await team.list(principalOf(request, 'dashboard')) }),
     });
 
@@ -50,6 +57,8 @@ export function teamRoutes(deps: { team: TeamService }) {
       schema: {
         operationId: 'updateMember',
         tags,
+        summary: "Change a member's role or tabs",
+        description: 'A new role without `tabs` resets the tabs to the role\'s defaults. The owner cannot be changed.',
         params: UserParams,
         body: Type.Object({ role: Type.Optional(InvitableRole), tabs: Type.Optional(TabList) }),
         response: { 200: MemberSchema, ...errorResponses },
@@ -59,7 +68,14 @@ export function teamRoutes(deps: { team: TeamService }) {
 
     app.delete('/api/dashboard/members/:user_id', {
       config: { auth: dashboardAccess },
-      schema: { operationId: 'removeMember', tags, params: UserParams, response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses } },
+      schema: {
+        operationId: 'removeMember',
+        tags,
+        summary: 'Remove a member',
+        description: 'Their sessions end at once. The owner cannot be removed.',
+        params: UserParams,
+        response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses },
+      },
       handler: async (request) => {
         await team.remove(principalOf(request, 'dashboard'), request.params.user_id);
         return { success: true };

@@ -15,8 +15,10 @@ import {
   CreateWebhookSchema,
   CreatedWebhookSchema,
   DeliveryListSchema,
+  RedeliveredSchema,
   TestResultSchema,
   UpdateWebhookSchema,
+  WebhookDeletedSchema,
   WebhookListSchema,
   WebhookSchema,
 } from './webhooks.schemas.ts';
@@ -72,6 +74,7 @@ export function webhookRoutes(deps: { webhooks: WebhookService; bots: BotService
         schema: {
           operationId: op('createWebhook'),
           tags,
+          summary: 'Register a webhook',
           description: `Registers a receiver for some of the five events. The \`secret\` is shown only here. ${EVENTS_DOC}`,
           params: Type.Object(form.params),
           body: CreateWebhookSchema,
@@ -82,7 +85,14 @@ export function webhookRoutes(deps: { webhooks: WebhookService; bots: BotService
 
       app.get(form.prefix, {
         config: { auth: form.auth('read') },
-        schema: { operationId: op('listWebhooks'), tags, params: Type.Object(form.params), response: { 200: WebhookListSchema, ...errorResponses } },
+        schema: {
+          operationId: op('listWebhooks'),
+          tags,
+          summary: 'List webhooks',
+          description: 'Their URLs and events, never their secrets.',
+          params: Type.Object(form.params),
+          response: { 200: WebhookListSchema, ...errorResponses },
+        },
         handler: async (request) => ({ webhooks: await webhooks.list(await form.botOf(request)) }),
       });
 
@@ -91,6 +101,7 @@ export function webhookRoutes(deps: { webhooks: WebhookService; bots: BotService
         schema: {
           operationId: op('updateWebhook'),
           tags,
+          summary: "Change a webhook's URL or events",
           description: 'Changes the URL or the events (only the fields sent). The secret stays.',
           params: one,
           body: UpdateWebhookSchema,
@@ -104,9 +115,10 @@ export function webhookRoutes(deps: { webhooks: WebhookService; bots: BotService
         schema: {
           operationId: op('deleteWebhook'),
           tags,
+          summary: 'Delete a webhook',
           description: 'Deletes the webhook and its queued deliveries.',
           params: one,
-          response: { 200: Type.Object({ success: Type.Boolean(), id: Type.String() }), ...errorResponses },
+          response: { 200: WebhookDeletedSchema, ...errorResponses },
         },
         handler: async (request) => webhooks.remove(await form.botOf(request), request.params.webhook_id),
       });
@@ -116,6 +128,7 @@ export function webhookRoutes(deps: { webhooks: WebhookService; bots: BotService
         schema: {
           operationId: op('testWebhook'),
           tags,
+          summary: 'Send a test event',
           description: "Sends a sample of the webhook's first event (its `data` has `test: true`) once, now, and reports the receiver's answer. The attempt is listed with the deliveries.",
           params: one,
           response: { 200: TestResultSchema, ...errorResponses },
@@ -128,6 +141,7 @@ export function webhookRoutes(deps: { webhooks: WebhookService; bots: BotService
         schema: {
           operationId: op('listWebhookDeliveries'),
           tags,
+          summary: "List a webhook's deliveries",
           description: 'Deliveries of the last 30 days, newest first, each with every attempt (status, latency, error, the start of the answer).',
           params: one,
           querystring: Type.Object(pageQuery()),
@@ -142,9 +156,10 @@ export function webhookRoutes(deps: { webhooks: WebhookService; bots: BotService
         schema: {
           operationId: op('redeliverWebhook'),
           tags,
+          summary: 'Send a delivery again',
           description: 'Queues a delivery again from its first attempt, with the same id and body.',
           params: Type.Object({ ...one.properties, delivery_id: Type.String({ format: 'uuid' }) }),
-          response: { 202: Type.Object({ success: Type.Boolean(), delivery_id: Type.String() }), ...errorResponses },
+          response: { 202: RedeliveredSchema, ...errorResponses },
         },
         handler: async (request, reply) =>
           reply.code(202).send(await webhooks.redeliver(await form.botOf(request), request.params.webhook_id, request.params.delivery_id)),

@@ -5,14 +5,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ErrorSchema, errorResponses, isUuid } from '../../platform/schemas.ts';
+import { ErrorSchema, errorResponses, EXAMPLE, isUuid, mediaResponse, withExamples } from '../../platform/schemas.ts';
 import { ForbiddenError, UnsupportedMediaTypeError, ValidationError, DomainError } from '../../platform/errors.ts';
 import { openEventStream, type EventStream } from '../../platform/sse.ts';
 import { AnswerError } from '../answers/answers.types.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import type { ChatService } from '../chat/chat.service.ts';
 import { PAUSED_MESSAGE } from '../chat/chat.service.ts';
-import { MAX_METADATA_BYTES, SessionKeySchema, StreamBodySchema } from '../chat/chat.schemas.ts';
+import { CHAT_STREAM_EXAMPLE, MAX_METADATA_BYTES, SessionKeySchema, StreamBodySchema } from '../chat/chat.schemas.ts';
 import { QuotaExceededError, type ConversationService } from '../conversations/conversations.service.ts';
 import type { LiveSessions } from '../conversations/live-sessions.ts';
 import { allowWidgetOrigin, isOriginAllowed, widgetAccess, widgetCallerOf } from './widget-access.ts';
@@ -100,10 +100,16 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
       schema: {
         operationId: 'chatStream',
         tags,
+        summary: 'Send a message and stream the reply (Server-Sent Events)',
         description:
           'Streams the reply as Server-Sent Events: `token` {token} per chunk, then `done` {session_id, sources}; or `paused` {reason, message} when an operator holds the conversation; or `error` {code, message} (`quota_exceeded`, `provider_error`, `internal_error`). Comment lines keep idle streams alive.',
         body: StreamBodySchema,
-        response: { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses, 406: ErrorSchema, 415: ErrorSchema },
+        response: {
+          200: mediaResponse('text/event-stream', 'The reply as Server-Sent Events', Type.String({ examples: [CHAT_STREAM_EXAMPLE] })),
+          ...errorResponses,
+          406: ErrorSchema,
+          415: ErrorSchema,
+        },
       },
       handler: async (request, reply) => {
         const principal = widgetCallerOf(request);
@@ -143,13 +149,25 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
       schema: {
         operationId: 'rateMessage',
         tags,
+        summary: "Rate one of the bot's answers",
+        description: 'Sets (`up`, `down`) or clears (`null`) the feedback of an assistant message of the same session and bot; 404 otherwise.',
         params: Type.Object({ message_id: Type.String({ format: 'uuid' }) }),
-        body: Type.Object({
-          session_id: SessionKeySchema,
-          rating: Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Null()]),
-          bot_id: Type.Optional(Type.String({ maxLength: 64 })),
-        }),
-        response: { 200: Type.Object({ success: Type.Boolean(), message_id: Type.String(), feedback_rating: Type.Union([Type.String(), Type.Null()]) }), ...errorResponses },
+        body: withExamples(
+          Type.Object({
+            session_id: SessionKeySchema,
+            rating: Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Null()]),
+            bot_id: Type.Optional(Type.String({ maxLength: 64 })),
+          }),
+          { session_id: EXAMPLE.sessionId, rating: 'up' },
+        ),
+        response: {
+          200: withExamples(Type.Object({ success: Type.Boolean(), message_id: Type.String(), feedback_rating: Type.Union([Type.String(), Type.Null()]) }), {
+            success: true,
+            message_id: EXAMPLE.replyId,
+            feedback_rating: 'up',
+          }),
+          ...errorResponses,
+        },
       },
       handler: async (request) => {
         const principal = widgetCallerOf(request);
@@ -164,11 +182,24 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
       schema: {
         operationId: 'sessionEvents',
         tags,
+        summary: "Follow a session's operator messages (Server-Sent Events)",
         description:
           "The visitor's live stream: `message` {id, role, author, content, created_at} for each operator message, and `status` {taken_over} when an operator takes the conversation or hands it back. `bot_id` may be given in the query (EventSource cannot send headers).",
         params: Type.Object({ session_id: SessionKeySchema }),
         querystring: Type.Object({ bot_id: Type.Optional(Type.String({ maxLength: 64 })) }),
-        response: { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses, 406: ErrorSchema },
+        response: {
+          200: mediaResponse(
+            'text/event-stream',
+            'Operator messages and takeover changes as Server-Sent Events',
+            Type.String({
+              examples: [
+                `event: status\ndata: {"taken_over":true}\n\nevent: message\ndata: {"id":"${EXAMPLE.replyId}","role":"assistant","author":"operator","content":"Hi, I'm Sam from the support team. Let me check your order.","created_at":"${EXAMPLE.later}"}\n\n`,
+              ],
+            }),
+          ),
+          ...errorResponses,
+          406: ErrorSchema,
+        },
       },
       handler: async (request, reply) => {
         const principal = widgetCallerOf(request);
