@@ -432,7 +432,7 @@ function report(
 }
 
 main().catch(async (err) => {
-  console.error('bench: error:', err instanceof Error ? err.message : err);
+  console.error('bench: error:', err instanceof Error ? err.message : err, err instanceof Error && err.cause ? `(${String((err.cause as Error).message ?? err.cause)})` : '');
   await cleanup();
   process.exit(1);
 });
