@@ -54,7 +54,7 @@ export const StreamBodySchema = withExamples(
 export const CHAT_STREAM_EXAMPLE = [
   'event: token\ndata: {"token":"Yes. We ship to Canada"}\n',
   'event: token\ndata: {"token":" within 5 to 7 business days."}\n',
-  `event: done\ndata: {"session_id":"${EXAMPLE.sessionId}","sources":[{"title":"Shipping policy","url":"https://shop.example.com/shipping"}]}\n`,
+  `event: done\ndata: {"session_id":"${EXAMPLE.sessionId}","sources":[{"title":"Shipping policy","url":"https://shop.example.com/shipping"}],"message_id":"${EXAMPLE.replyId}"}\n`,
   '',
 ].join('\n');
 export type StreamBody = Static<typeof StreamBodySchema>;

@@ -32,7 +32,15 @@ export interface ChatRequest {
 
 export type ChatResult =
   | { paused: true; sessionKey: string }
-  | { paused: false; sessionKey: string; messageId: string; reply: string; sources: AnswerSource[] };
+  | {
+      paused: false;
+      sessionKey: string;
+      messageId: string;
+      reply: string;
+      sources: AnswerSource[];
+      /** The lead fields still missing when this answer asked the visitor for one (the widget then offers its form). */
+      leadFieldsAsked?: string[];
+    };
 
 /** The documents and images of a session, as the engines take them. */
 export type AttachmentLoader = (sessionId: string) => Promise<NonNullable<AnswerRequest['attachments']>>;
@@ -138,7 +146,9 @@ export function createChatService({ conversations, engine, usage, attachmentsFor
       unanswered,
     });
     announce(bot.id, turn.sessionKey, message);
-    return { paused: false, sessionKey: turn.sessionKey, messageId: message.id, reply, sources };
+    // followUp records the field it asked for in the lead state it was given.
+    const leadFieldsAsked = lead?.state.asked && !lead.state.declined ? lead.missing : undefined;
+    return { paused: false, sessionKey: turn.sessionKey, messageId: message.id, reply, sources, ...(leadFieldsAsked && { leadFieldsAsked }) };
   }
 
   return { chat };

@@ -264,6 +264,21 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
       return messagesOf(session.id);
     },
 
+    /**
+     * A visitor's own conversation for the widget, oldest first with each answer's sources; a
+     * session that remembers another visitor id is "not found" (the widget sends its own).
+     */
+    async visitorHistory(botId: string, sessionKey: string, visitorId: string | undefined) {
+      const session = await requireSession(botId, sessionKey);
+      if (session.visitor_id && session.visitor_id !== visitorId) throw new NotFoundError(SESSION_NOT_FOUND);
+      const rows = await repo.sessionMessages(db, session.id);
+      return {
+        session_id: session.session_key,
+        taken_over: session.taken_over === 1,
+        messages: rows.map((row) => ({ ...storedMessage(row), sources: row.sources ? (JSON.parse(row.sources) as AnswerSource[]) : [] })),
+      };
+    },
+
     /** The messages of a session already looked up, oldest first. */
     messagesOf,
 

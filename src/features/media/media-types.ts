@@ -52,6 +52,9 @@ const TEXT_DETECTIONS = new Set(['application/xml', 'text/xml']);
 /** The allowed extensions, for messages and documentation. */
 export const ALLOWED_EXTENSIONS = Object.keys(BY_EXTENSION).map((ext) => `.${ext}`);
 
+/** Each allowed extension with its MIME type, for a client that checks a file before sending it. */
+export const ALLOWED_UPLOADS: ReadonlyArray<{ extension: string; mime: string }> = Object.entries(BY_EXTENSION).map(([ext, type]) => ({ extension: `.${ext}`, mime: type.mime }));
+
 /** What the bytes of an upload say about themselves when no magic number matched. */
 export type TextVerdict = 'text' | 'empty' | 'binary' | 'script';
 

@@ -1,6 +1,7 @@
 /**
- * The widget's endpoints: the streamed chat (interface.md sections 4 and 6), message feedback, the
- * visitor's live stream of operator messages, and CORS preflights for all of them.
+ * The widget's endpoints: its public configuration, the streamed chat (interface.md sections 4 and
+ * 6), the visitor's history, message feedback, the visitor's live stream of operator messages, and
+ * CORS preflights for all of them.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -15,7 +16,8 @@ import { PAUSED_MESSAGE } from '../chat/chat.service.ts';
 import { CHAT_STREAM_EXAMPLE, MAX_METADATA_BYTES, SessionKeySchema, StreamBodySchema } from '../chat/chat.schemas.ts';
 import { QuotaExceededError, type ConversationService } from '../conversations/conversations.service.ts';
 import type { LiveSessions } from '../conversations/live-sessions.ts';
-import { allowWidgetOrigin, isOriginAllowed, widgetAccess, widgetCallerOf } from './widget-access.ts';
+import { ALLOWED_UPLOADS } from '../media/media-types.ts';
+import { allowWidgetOrigin, isOriginAllowed, widgetAccess, widgetCallerOf, widgetOnlyAccess } from './widget-access.ts';
 
 export interface WidgetRouteDeps {
   chat: ChatService;
@@ -23,10 +25,85 @@ export interface WidgetRouteDeps {
   conversations: ConversationService;
   live: LiveSessions;
   heartbeatMs: number;
+  /** The media upload limit, told to the widget so that it refuses a large file before sending it. */
+  maxUploadBytes: number;
 }
 
+/** How long browsers may keep a bot's widget configuration: a change shows within a minute. */
+const CONFIG_MAX_AGE_SEC = 60;
+
+const WidgetConfigSchema = withExamples(
+  Type.Object({
+    bot_id: Type.String(),
+    name: Type.String(),
+    welcome_message: Type.String(),
+    primary_color: Type.String(),
+    widget_style: Type.String(),
+    response_language: Type.String(),
+    lead_capture_enabled: Type.Boolean(),
+    lead_fields: Type.Array(Type.String()),
+    calendar_scheduling_enabled: Type.Boolean(),
+    meeting_url: Type.Union([Type.String(), Type.Null()]),
+    uploads: Type.Object({ max_bytes: Type.Integer(), types: Type.Array(Type.Object({ extension: Type.String(), mime: Type.String() })) }),
+  }),
+  {
+    bot_id: EXAMPLE.botId,
+    name: 'Support',
+    welcome_message: 'Hi! Ask me about orders, shipping and returns.',
+    primary_color: '#2563eb',
+    widget_style: 'classic',
+    response_language: '',
+    lead_capture_enabled: true,
+    lead_fields: ['name', 'email', 'phone'],
+    calendar_scheduling_enabled: false,
+    meeting_url: null,
+    uploads: { max_bytes: 20971520, types: [{ extension: '.png', mime: 'image/png' }] },
+  },
+);
+
+const HistorySchema = withExamples(
+  Type.Object({
+    session_id: Type.String(),
+    taken_over: Type.Boolean(),
+    messages: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        role: Type.String(),
+        author: Type.String(),
+        content: Type.String(),
+        feedback_rating: Type.Union([Type.String(), Type.Null()]),
+        sources: Type.Array(Type.Object({ title: Type.String(), url: Type.String() })),
+        created_at: Type.String(),
+      }),
+    ),
+  }),
+  {
+    session_id: EXAMPLE.sessionId,
+    taken_over: false,
+    messages: [
+      { id: EXAMPLE.messageId, role: 'user', author: 'visitor', content: 'Do you ship to Canada?', feedback_rating: null, sources: [], created_at: EXAMPLE.time },
+      {
+        id: EXAMPLE.replyId,
+        role: 'assistant',
+        author: 'bot',
+        content: 'Yes. We ship to Canada within 5 to 7 business days.',
+        feedback_rating: 'up',
+        sources: [{ title: 'Shipping policy', url: 'https://shop.example.com/shipping' }],
+        created_at: EXAMPLE.later,
+      },
+    ],
+  },
+);
+
 /** Paths a browser on the customer's site calls (each gets a CORS preflight). */
-export const WIDGET_PATHS = ['/api/widget/chat/stream', '/api/widget/chat/media', '/api/widget/messages/:message_id/feedback', '/api/widget/sessions/:session_id/events'];
+export const WIDGET_PATHS = [
+  '/api/widget/config',
+  '/api/widget/chat/stream',
+  '/api/widget/chat/media',
+  '/api/widget/messages/:message_id/feedback',
+  '/api/widget/sessions/:session_id/messages',
+  '/api/widget/sessions/:session_id/events',
+];
 
 /** 406 unless the client accepts an event stream. */
 function requireEventStream(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
@@ -53,7 +130,7 @@ export class NotAcceptableError extends DomainError {
 export function widgetRoutes(deps: WidgetRouteDeps) {
   return async function (fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const { chat, bots, conversations, live, heartbeatMs } = deps;
+    const { chat, bots, conversations, live, heartbeatMs, maxUploadBytes } = deps;
     const tags = ['widget'];
 
     // Visitors' live streams never end by themselves: a shutting-down instance closes them (the
@@ -94,6 +171,54 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
       });
     }
 
+    app.get('/api/widget/config', {
+      config: { auth: widgetOnlyAccess },
+      schema: {
+        operationId: 'widgetConfig',
+        tags,
+        summary: "The bot's widget configuration",
+        description:
+          'What the embedded widget shows and checks: name, welcome message, colour, style, languages, lead capture and the upload rules. Public (the bot id in `bot_id`, or as bearer), checked against `allowed_domains` like every widget call, and cacheable for a minute.',
+        querystring: Type.Object({ bot_id: Type.Optional(Type.String({ maxLength: 64 })) }),
+        response: { 200: WidgetConfigSchema, ...errorResponses },
+      },
+      handler: async (request, reply) => {
+        const bot = await bots.get(widgetCallerOf(request).botId);
+        reply.header('cache-control', `public, max-age=${CONFIG_MAX_AGE_SEC}`);
+        return {
+          bot_id: bot.id,
+          name: bot.name,
+          welcome_message: bot.welcome_message,
+          primary_color: bot.primary_color,
+          widget_style: bot.widget_style,
+          response_language: bot.response_language,
+          lead_capture_enabled: bot.lead_capture_enabled,
+          lead_fields: bot.lead_fields,
+          calendar_scheduling_enabled: bot.calendar_scheduling_enabled,
+          meeting_url: bot.calendar_scheduling_enabled ? bot.meeting_url : null,
+          uploads: { max_bytes: maxUploadBytes, types: [...ALLOWED_UPLOADS] },
+        };
+      },
+    });
+
+    app.get('/api/widget/sessions/:session_id/messages', {
+      config: { auth: widgetAccess },
+      schema: {
+        operationId: 'widgetHistory',
+        tags,
+        summary: "A visitor's conversation so far",
+        description:
+          "The session's messages, oldest first, with each answer's sources and rating, and whether an operator holds the conversation: what the widget shows after a reload. A session started with a `visitor_id` answers only to that `visitor_id` (404 otherwise).",
+        params: Type.Object({ session_id: SessionKeySchema }),
+        querystring: Type.Object({ bot_id: Type.Optional(Type.String({ maxLength: 64 })), visitor_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) }),
+        response: { 200: HistorySchema, ...errorResponses },
+      },
+      handler: async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return conversations.visitorHistory(widgetCallerOf(request).botId, request.params.session_id, request.query.visitor_id);
+      },
+    });
+
     app.post('/api/widget/chat/stream', {
       config: { auth: widgetAccess, widgetRateLimit: true },
       onRequest: [requireEventStream, requireJson],
@@ -102,7 +227,7 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
         tags,
         summary: 'Send a message and stream the reply (Server-Sent Events)',
         description:
-          'Streams the reply as Server-Sent Events: `token` {token} per chunk, then `done` {session_id, sources}; or `paused` {reason, message} when an operator holds the conversation; or `error` {code, message} (`quota_exceeded`, `provider_error`, `internal_error`). Comment lines keep idle streams alive.',
+          'Streams the reply as Server-Sent Events: `token` {token} per chunk, then `done` {session_id, sources, message_id (the stored answer, for feedback), lead_form? {fields} (when the answer asked for contact details: the widget offers its form)}; or `paused` {reason, message} when an operator holds the conversation; or `error` {code, message} (`quota_exceeded`, `provider_error`, `internal_error`). Comment lines keep idle streams alive.',
         body: StreamBodySchema,
         response: {
           200: mediaResponse('text/event-stream', 'The reply as Server-Sent Events', Type.String({ examples: [CHAT_STREAM_EXAMPLE] })),
@@ -135,7 +260,14 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
             (token) => stream.send('token', { token }),
           );
           if (result.paused) stream.send('paused', { reason: 'human_takeover', message: PAUSED_MESSAGE });
-          else stream.send('done', { session_id: result.sessionKey, sources: result.sources });
+          else {
+            stream.send('done', {
+              session_id: result.sessionKey,
+              sources: result.sources,
+              message_id: result.messageId,
+              ...(result.leadFieldsAsked && { lead_form: { fields: result.leadFieldsAsked } }),
+            });
+          }
         } catch (err) {
           stream.send('error', streamErrorOf(err, request));
         } finally {
