@@ -2,7 +2,6 @@
  * Builds the Fastify application from an already-open runtime. It never listens: the entry point
  * and the tests decide that.
  */
-import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { Runtime } from './runtime.ts';
@@ -48,7 +47,7 @@ import { widgetResolver } from './features/widget/widget-access.ts';
 import { widgetRoutes } from './features/widget/widget.routes.ts';
 import { createMediaService } from './features/media/media.service.ts';
 import { mediaRoutes } from './features/media/media.routes.ts';
-import { createLocalMediaStorage } from './features/media/media-storage.ts';
+import { createFileStorage } from './platform/storage/file-storage.ts';
 import { createMediaLinks, mediaSigningKey } from './features/media/media-links.ts';
 import { createInboxService } from './features/inbox/inbox.service.ts';
 import { createGuardedFetchWorker } from './platform/outbound/guarded-fetch-worker.ts';
@@ -158,7 +157,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     });
   const conversations = createConversationService({ db, clock, idleMinutes: config.sessionIdleMinutes });
   const live = createLiveSessions(bus);
-  const mediaStorage = createLocalMediaStorage(path.join(config.dataDir, 'media'));
+  const mediaStorage = createFileStorage(config.storage, { dataDir: config.dataDir, db, seam: runtime.database.dialect });
   const mediaLinks = createMediaLinks({ key: mediaSigningKey(masterKey), publicUrl: config.publicUrl, ttlSec: config.mediaUrlTtlSec, clock });
   const media = createMediaService({ db, clock, bus, storage: mediaStorage, links: mediaLinks, conversations, log: app.log });
   const leads = createLeadService({ db, clock });
@@ -250,6 +249,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     await webhookSend.close();
     await pageFetcher?.close();
     await Promise.all([audit.close(), usage.close(), keys.close()]);
+    await mediaStorage.close();
   });
 
   return app;

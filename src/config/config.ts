@@ -58,6 +58,8 @@ export interface Config {
   httpTimeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
   /** How long a signed media URL stays valid. */
   mediaUrlTtlSec: number;
+  /** Where uploaded files are kept (see platform/storage). */
+  storage: StorageConfig;
   webhookRetryDelaysSec: number[];
   webhookTimeoutMs: number;
   accessTokenTtlSec: number;
@@ -134,6 +136,7 @@ export function loadConfig(env: Env = process.env): Config {
       keepAliveMs: read.int('PARLEY_KEEP_ALIVE_TIMEOUT_MS', 10000, 100),
     },
     mediaUrlTtlSec: read.int('PARLEY_MEDIA_URL_TTL', 86400, 1),
+    storage: readStorage(read, problems),
     webhookRetryDelaysSec: read.numberList('PARLEY_WEBHOOK_RETRY_DELAYS', [1, 5, 30, 300, 1800, 7200, 28800]),
     webhookTimeoutMs: read.int('PARLEY_WEBHOOK_TIMEOUT_MS', 10000, 1),
     accessTokenTtlSec: read.int('PARLEY_ACCESS_TOKEN_TTL', 3600, 1),
@@ -162,6 +165,52 @@ export function loadConfig(env: Env = process.env): Config {
 
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+export type StorageConfig =
+  | { kind: 'local'; timeoutMs: number }
+  | { kind: 'database'; timeoutMs: number }
+  | {
+      kind: 's3';
+      timeoutMs: number;
+      bucket: string;
+      region: string;
+      /** An S3-compatible service's URL (MinIO, R2, Ceph); unset = AWS. */
+      endpoint?: string;
+      forcePathStyle: boolean;
+      accessKeyId: string;
+      secretAccessKey: string;
+      /** Prepended to every object key, e.g. `parley/`. */
+      prefix: string;
+    };
+
+/**
+ * PARLEY_STORAGE and its settings. S3 credentials must be given (PARLEY_S3_* or AWS_*): the SDK's
+ * default chain would otherwise ask the instance metadata address, which nothing here may reach
+ * unasked.
+ */
+function readStorage(read: EnvReader, problems: string[]): StorageConfig {
+  const kind = read.oneOf('PARLEY_STORAGE', ['local', 's3', 'database'] as const, 'local');
+  const timeoutMs = read.int('PARLEY_STORAGE_TIMEOUT_MS', 10000, 100);
+  if (kind !== 's3') return { kind, timeoutMs };
+  const bucket = read.optional('PARLEY_S3_BUCKET');
+  const accessKeyId = read.optional('PARLEY_S3_ACCESS_KEY_ID') ?? read.optional('AWS_ACCESS_KEY_ID');
+  const secretAccessKey = read.optional('PARLEY_S3_SECRET_ACCESS_KEY') ?? read.optional('AWS_SECRET_ACCESS_KEY');
+  if (!bucket) problems.push('PARLEY_S3_BUCKET: required with PARLEY_STORAGE=s3');
+  if (!accessKeyId || !secretAccessKey) problems.push('PARLEY_S3_ACCESS_KEY_ID and PARLEY_S3_SECRET_ACCESS_KEY (or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY): required with PARLEY_STORAGE=s3');
+  const prefix = read.string('PARLEY_S3_PREFIX', '');
+  if (prefix && !/^[A-Za-z0-9._\/-]+\/$/.test(prefix)) problems.push("PARLEY_S3_PREFIX: letters, digits, '.', '_', '-' and '/', ending with '/' (e.g. parley/)");
+  return {
+    kind,
+    timeoutMs,
+    bucket: bucket ?? '',
+    region: read.string('PARLEY_S3_REGION', read.optional('AWS_REGION') ?? 'us-east-1'),
+    endpoint: read.optionalUrl('PARLEY_S3_ENDPOINT'),
+    forcePathStyle: read.flag('PARLEY_S3_FORCE_PATH_STYLE'),
+    accessKeyId: accessKeyId ?? '',
+    secretAccessKey: secretAccessKey ?? '',
+    prefix,
+  };
 }
 
 /**

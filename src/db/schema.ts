@@ -397,6 +397,20 @@ export interface OAuthTokensTable {
   revoked_at: string | null;
 }
 
+/** A file kept in the database (`PARLEY_STORAGE=database`); its bytes are in `stored_file_chunks`. */
+export interface StoredFilesTable {
+  key: string;
+  size_bytes: number;
+  chunk_count: number;
+  created_at: string;
+}
+
+export interface StoredFileChunksTable {
+  key: string;
+  seq: number;
+  data: Buffer;
+}
+
 export interface Database {
   accounts: AccountsTable;
   users: UsersTable;
@@ -426,4 +440,6 @@ export interface Database {
   oauth_authorizations: OAuthAuthorizationsTable;
   oauth_tokens: OAuthTokensTable;
   analytics_hourly: AnalyticsHourlyTable;
+  stored_files: StoredFilesTable;
+  stored_file_chunks: StoredFileChunksTable;
 }

@@ -13,6 +13,7 @@ import * as m0010 from './0010-catalog.ts';
 import * as m0011 from './0011-analytics-indexes.ts';
 import * as m0012 from './0012-oauth.ts';
 import * as m0013 from './0013-analytics-counters.ts';
+import * as m0014 from './0014-stored-files.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011-analytics-indexes': m0011,
   '0012-oauth': m0012,
   '0013-analytics-counters': m0013,
+  '0014-stored-files': m0014,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -18,7 +18,8 @@ import type { ConversationBot, ConversationService } from '../conversations/conv
 import { extractText } from '../knowledge/extract/extract-text.ts';
 import type { MediaLinks } from './media-links.ts';
 import { decideMediaType, type MediaType } from './media-types.ts';
-import { mediaKey, sessionPrefix, type MediaStorage } from './media-storage.ts';
+import type { FileStorage } from '../../platform/storage/file-storage.ts';
+import { mediaKey, sessionPrefix } from './media-keys.ts';
 import type { IncomingFile } from './media-upload.ts';
 import type { MediaUpload } from './media.schemas.ts';
 import { sanitizeFileName } from './media.schemas.ts';
@@ -47,7 +48,7 @@ export interface MediaServiceDeps {
   db: Db;
   clock: Clock;
   bus: Bus;
-  storage: MediaStorage;
+  storage: FileStorage;
   links: MediaLinks;
   conversations: ConversationService;
   log: FastifyBaseLogger;
@@ -77,11 +78,17 @@ export function createMediaService({ db, clock, bus, storage, links, conversatio
 
   async function imageOf(row: repo.MediaFileRow): Promise<Uint8Array | undefined> {
     if (row.size_bytes > MAX_IMAGE_BYTES_PER_ANSWER) return undefined;
-    const stored = await storage.open(row.storage_key);
-    if (!stored) return undefined;
-    const chunks: Buffer[] = [];
-    for await (const chunk of stored.stream) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+    try {
+      const stored = await storage.open(row.storage_key);
+      if (!stored) return undefined;
+      const chunks: Buffer[] = [];
+      for await (const chunk of stored.stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    } catch (err) {
+      // A store that is down costs the answer the image, not the answer.
+      log.warn({ err, fileId: row.id }, 'media: an attached image could not be read');
+      return undefined;
+    }
   }
 
   return {
