@@ -159,6 +159,24 @@ if (usingRedis) {
       assert.equal((await second.request('GET', '/api/v1/bot', { token: key.key })).status, 429);
     });
 
+    it('keeps serving with per-instance limits while Redis is away, and shares them again once it is back', async () => {
+      const { key } = await botWithKey(first);
+      const redis = first.runtime.redis!;
+      redis.disconnect();
+      // Nothing fails: each instance counts on its own (10 each) while Redis is away.
+      for (let i = 0; i < 10; i++) assert.equal((await first.request('GET', '/api/v1/bot', { token: key.key })).status, 200, `first ${i + 1}`);
+      assert.equal((await first.request('GET', '/api/v1/bot', { token: key.key })).status, 429, 'the per-instance window holds');
+      const store = first.runtime.windowStore as { degraded?: boolean };
+      assert.equal(store.degraded, true);
+
+      await redis.connect();
+      // Back on the shared window: the second instance (never cut off) counted none of the above.
+      assert.equal((await first.request('GET', '/api/v1/bot', { token: key.key })).status, 200);
+      assert.equal(store.degraded, false);
+      const shared = await first.runtime.windowStore.count(`key:${key.id}`, 60_000, Date.now());
+      assert.ok(shared >= 1, `the shared window counts again (${shared})`);
+    });
+
     it('revokes a key on both instances at once', async () => {
       const { owner, key } = await botWithKey(first);
       assert.equal((await second.request('GET', '/api/v1/bot', { token: key.key })).status, 200);

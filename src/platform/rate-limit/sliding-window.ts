@@ -140,3 +140,61 @@ export function createRedisWindowStore(redis: Redis, prefix: string): SlidingWin
     async close() {},
   };
 }
+
+/**
+ * The Redis store while Redis answers, else an in-process one: when Redis goes away, limits hold
+ * per instance instead of failing every request, with one warning per outage; when it is back,
+ * the shared windows are used again without a restart. (Requests counted in-process during the
+ * outage are not carried over to Redis.)
+ */
+export function createFailoverWindowStore(
+  shared: SlidingWindowStore,
+  redis: Pick<Redis, 'status'>,
+  warn: (message: string) => void,
+): SlidingWindowStore & { readonly degraded: boolean } {
+  const local = createMemoryWindowStore();
+  let degraded = false;
+  function degrade(reason: string): void {
+    if (degraded) return;
+    degraded = true;
+    warn(`rate limits: Redis unavailable (${reason}); limits are per instance until it is back`);
+  }
+  function restore(): void {
+    if (!degraded) return;
+    degraded = false;
+    warn('rate limits: Redis is back; limits are shared again');
+  }
+  return {
+    get degraded() {
+      return degraded;
+    },
+    hit(key, limit, windowMs, now) {
+      if (redis.status !== 'ready') {
+        degrade(`connection ${redis.status}`);
+        return local.hit(key, limit, windowMs, now);
+      }
+      return Promise.resolve(shared.hit(key, limit, windowMs, now)).then(
+        (decision) => {
+          restore();
+          return decision;
+        },
+        (err: Error) => {
+          degrade(err.message);
+          return local.hit(key, limit, windowMs, now);
+        },
+      );
+    },
+    async count(key, windowMs, now) {
+      if (redis.status !== 'ready') return local.count(key, windowMs, now);
+      try {
+        return await shared.count(key, windowMs, now);
+      } catch {
+        return local.count(key, windowMs, now);
+      }
+    },
+    async close() {
+      await local.close();
+      await shared.close();
+    },
+  };
+}
