@@ -74,8 +74,6 @@ export interface AppOptions {
   engine?: AnswerEngine;
 }
 
-const CRAWL_CHECK_MS = 30_000;
-
 export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config, clock, bus } = runtime;
   const { db } = runtime.database;
@@ -237,7 +235,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(inboxRoutes({ inbox, bots, heartbeatMs: config.sseHeartbeatMs }));
   await app.register(oauthRoutes({ oauth, auth, describeUser: (user) => accounts.describe(user) }));
 
-  const crawler = options.backgroundJobs ? startCrawlScheduler({ knowledge, intervalMs: CRAWL_CHECK_MS, log: app.log }) : undefined;
+  const crawler = options.backgroundJobs ? startCrawlScheduler({ knowledge, intervalMs: config.crawlCheckMs, log: app.log }) : undefined;
   const sweeper = options.backgroundJobs ? startSessionSweeper({ conversations, intervalMs: config.sessionSweepMs, log: app.log }) : undefined;
 
   // In-flight requests have finished when onClose runs: write what is buffered.

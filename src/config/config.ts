@@ -58,6 +58,8 @@ export interface Config {
   httpTimeouts: { headersMs: number; requestMs: number; keepAliveMs: number };
   /** How long a signed media URL stays valid. */
   mediaUrlTtlSec: number;
+  /** How often each instance looks for due crawls (the crawls themselves are leased: one instance does each). */
+  crawlCheckMs: number;
   /** Where uploaded files are kept (see platform/storage). */
   storage: StorageConfig;
   webhookRetryDelaysSec: number[];
@@ -137,6 +139,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     mediaUrlTtlSec: read.int('PARLEY_MEDIA_URL_TTL', 86400, 1),
     storage: readStorage(read, problems),
+    crawlCheckMs: read.int('PARLEY_CRAWL_CHECK_MS', 30000, 50),
     webhookRetryDelaysSec: read.numberList('PARLEY_WEBHOOK_RETRY_DELAYS', [1, 5, 30, 300, 1800, 7200, 28800]),
     webhookTimeoutMs: read.int('PARLEY_WEBHOOK_TIMEOUT_MS', 10000, 1),
     accessTokenTtlSec: read.int('PARLEY_ACCESS_TOKEN_TTL', 3600, 1),
