@@ -280,7 +280,7 @@ describe('two server processes on one database and one Redis', { skip: enabled ?
 
   it('loses no acknowledged message when one instance is killed under chat load, and the other keeps answering', async () => {
     // Several keys, so that the per-key limit is not what is measured.
-    const accounts = [];
+    const accounts: Array<Awaited<ReturnType<typeof account>>> = [];
     for (let i = 0; i < 12; i++) accounts.push(await account(a));
     const acknowledged: Array<{ owner: (typeof accounts)[number]; session: string; text: string }> = [];
     const failuresOnB: number[] = [];
