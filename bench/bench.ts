@@ -8,8 +8,8 @@
  * a `BENCH_JSON {…}` line.
  *
  * Environment: BENCH_DURATION (measured seconds per scenario, default 10), BENCH_CONNECTIONS
- * (default 32), BENCH_WARMUP (warm-up seconds, default 3), BENCH_ONLY=analytics (only the analytics
- * figures).
+ * (default 32), BENCH_WARMUP (warm-up seconds, default 3), BENCH_ONLY=analytics or BENCH_ONLY=widget
+ * (only those figures), BENCH_WIDGET_LOADS (page loads per widget figure, default 20).
  *
  * Exit code: 0 when the bench ran (a missed target only prints FAIL); 1 on an error, including
  * any non-2xx response or connection error during a measured run.
@@ -17,6 +17,7 @@
  * To add a scenario, append to SCENARIOS below.
  */
 import { measureAnalytics } from './analytics.ts';
+import { measureWidget, reportWidget, type WidgetFigures } from './widget.ts';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { measureIngestion, measureLocalAnswers, type LatencyRow } from './knowledge.ts';
@@ -197,6 +198,12 @@ async function main(): Promise<void> {
     await cleanup();
     process.exit(0);
   }
+  if (process.env.BENCH_ONLY === 'widget') {
+    const { json } = reportWidget(await measureWidget(fixtures));
+    console.log(`BENCH_JSON ${JSON.stringify({ widget: json })}`);
+    await cleanup();
+    process.exit(0);
+  }
 
   console.log(
     `bench: ${connections} connections, ${warmupSec} s warm-up + ${durationSec} s measured per scenario ` +
@@ -260,8 +267,10 @@ async function main(): Promise<void> {
   await provider.close();
   console.log('measuring analytics and the scorecard on a bot with 1,000,000 messages …');
   latency.push(...(await measureAnalytics(fixtures, dataDir)));
+  console.log(`measuring the widget: script size, and ${process.env.BENCH_WIDGET_LOADS ?? 20} demo page loads in headless Chromium …`);
+  const widget = await measureWidget(fixtures);
 
-  report(rows, load, problems, latency, overhead, { deliveries, eventLag, chatWithWebhook });
+  report(rows, load, problems, latency, overhead, { deliveries, eventLag, chatWithWebhook }, widget);
 
   await cleanup();
   if (problems.length > 0) {
@@ -318,6 +327,7 @@ function report(
     eventLag: Awaited<ReturnType<typeof measureEventLag>>;
     chatWithWebhook: Awaited<ReturnType<typeof measureChatWithWebhook>>;
   },
+  widget: WidgetFigures,
 ): void {
   const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(2) : '-');
   console.log('');
@@ -402,6 +412,10 @@ function report(
   targets.push({ scenario: 'webhook deliveries', target: '>= 1,000 per second to a local receiver', value: round(deliveries.perSecond, 1), pass: ratePass });
   console.log(`  target: >= 1,000 deliveries per second ... ${Math.round(deliveries.perSecond)}/s  ${ratePass ? 'PASS' : 'FAIL'}`);
 
+  console.log('');
+  const widgetReport = reportWidget(widget);
+  targets.push(widgetReport.target);
+
   const json = {
     connections: load.connections,
     warmup_sec: load.warmupSec,
@@ -423,6 +437,7 @@ function report(
     })),
     latency: [...latency, overhead.direct, overhead.viaParley].map((l) => ({ name: l.name, samples: l.samples, p50_ms: round(l.p50, 3), p95_ms: round(l.p95, 3) })),
     provider_added_p50_ms: round(overhead.addedP50, 3),
+    widget: widgetReport.json,
     webhooks: { chat_rps_without: chatWithWebhook.without.map((x) => round(x, 1)), chat_rps_with: chatWithWebhook.withHook.map((x) => round(x, 1)), chat_ratio: round(chatWithWebhook.ratio, 4), deliveries_per_sec: round(deliveries.perSecond, 1), delivered: deliveries.delivered, event_to_receiver_p50_ms: eventLag.p50_ms, event_to_receiver_p95_ms: eventLag.p95_ms },
     targets,
     ok: problems.length === 0,

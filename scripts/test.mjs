@@ -21,6 +21,11 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// The service serves the built browser code: rebuild what changed since, so that tests always run
+// the current code. A bundle that fails to build is removed, so its own tests fail and say why.
+const built = spawnSync(process.execPath, ['scripts/build-web.mjs', '--if-stale'], { stdio: 'inherit' });
+if (built.status !== 0) console.error('test: some browser code failed to build (see above); its tests will fail');
+
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const result = spawnSync(
   process.execPath,

@@ -45,6 +45,7 @@ import { createChatService } from './features/chat/chat.service.ts';
 import { chatRoutes } from './features/chat/chat.routes.ts';
 import { widgetResolver } from './features/widget/widget-access.ts';
 import { widgetRoutes } from './features/widget/widget.routes.ts';
+import { widgetAssetRoutes } from './features/widget/widget-assets.routes.ts';
 import { createMediaService } from './features/media/media.service.ts';
 import { mediaRoutes } from './features/media/media.routes.ts';
 import { createFileStorage } from './platform/storage/file-storage.ts';
@@ -205,6 +206,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(chatRoutes({ chat, bots }));
   await app.register(conversationRoutes({ conversations, bots, onSessionCleared: media.removeSessionFiles }));
   await app.register(widgetRoutes({ chat, bots, conversations, live, heartbeatMs: config.sseHeartbeatMs, maxUploadBytes: config.maxUploadBytes }));
+  await app.register(widgetAssetRoutes({ bots, publicUrl: config.publicUrl }));
   await app.register(mediaRoutes({ media, bots, auth, incomingDir: mediaStorage.incomingDir, maxUploadBytes: config.maxUploadBytes }));
   // Webhook receivers are users' addresses: the guarded client, no redirects, one time-out per
   // attempt, on a worker thread so that sending thousands a second does not slow chat.

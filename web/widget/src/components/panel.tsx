@@ -1,0 +1,93 @@
+/**
+ * The chat panel: a non-modal dialog named after the bot, with the takeover notice, the
+ * conversation, the lead form and the message box. Escape closes it.
+ */
+import type { Ref } from 'preact';
+import type { ChatController } from '../chat-controller.ts';
+import { safeHttpUrl } from '../markdown.ts';
+import type { WidgetState } from '../store.ts';
+import { CloseIcon } from './icons.tsx';
+import { Composer } from './composer.tsx';
+import { LeadForm } from './lead-form.tsx';
+import { MessageList } from './message-list.tsx';
+
+export interface PanelProps {
+  state: WidgetState;
+  controller: ChatController;
+  inputRef: Ref<HTMLTextAreaElement>;
+}
+
+export function Panel({ state, controller, inputRef }: PanelProps) {
+  const config = state.config!;
+  const meetingUrl = config.calendar_scheduling_enabled && config.meeting_url ? safeHttpUrl(config.meeting_url) : null;
+  return (
+    <div
+      id="parley-panel"
+      class="panel"
+      role="dialog"
+      aria-modal="false"
+      aria-labelledby="parley-title"
+      hidden={!state.open}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.stopPropagation();
+        controller.close();
+      }}
+    >
+      <div class="header">
+        <span class="avatar" aria-hidden="true">
+          {config.name.trim().charAt(0).toUpperCase() || '?'}
+        </span>
+        <h2 class="title" id="parley-title">
+          {config.name}
+        </h2>
+        <button type="button" class="icon-button" aria-label="Close chat" title="Close chat" onClick={() => controller.close()}>
+          <CloseIcon />
+        </button>
+      </div>
+      {state.takenOver && (
+        <p class="notice" role="status">
+          A person from the team has joined the conversation and will reply here.
+        </p>
+      )}
+      <MessageList
+        items={state.items}
+        open={state.open}
+        welcome={config.welcome_message}
+        botName={config.name}
+        onRate={(key, rating) => void controller.rate(key, rating)}
+        onRetry={(key) => controller.retry(key)}
+      />
+      {state.leadForm && (
+        <LeadForm
+          key={state.leadForm.fields.join()}
+          fields={state.leadForm.fields}
+          focusFirst={state.leadForm.byVisitor}
+          onSubmit={controller.submitLead}
+          onCancel={controller.hideLeadForm}
+        />
+      )}
+      {!state.leadForm && (config.lead_capture_enabled || meetingUrl) && (
+        <p class="lead-action">
+          {config.lead_capture_enabled && !state.leadSent && (
+            <button type="button" class="text-button" onClick={controller.showLeadForm}>
+              Leave your details
+            </button>
+          )}
+          {meetingUrl && (
+            <a class="text-button" href={meetingUrl} target="_blank" rel="noopener noreferrer">
+              Book a meeting
+            </a>
+          )}
+        </p>
+      )}
+      <Composer
+        sending={state.sending}
+        uploads={config.uploads}
+        inputRef={inputRef}
+        onSend={(text) => void controller.send(text)}
+        onAttach={(file) => void controller.upload(file)}
+      />
+    </div>
+  );
+}
