@@ -149,12 +149,13 @@ export function installHttpRules(app: FastifyInstance): void {
     done();
   });
   // Declared per route and attached when the route is, so no other request reads route options.
+  // Only the page itself gets it: an error answered on that route keeps `default-src 'none'`.
   app.addHook('onRoute', (route) => {
     const policy = route.config?.contentSecurityPolicy;
     if (policy === undefined) return;
-    appendRouteHook(route, 'onRequest', (_request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-      reply.header('content-security-policy', policy);
-      done();
+    appendRouteHook(route, 'onSend', (_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+      if (reply.statusCode < 400) reply.header('content-security-policy', policy);
+      done(null, payload);
     });
   });
 
