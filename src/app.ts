@@ -64,6 +64,11 @@ import { analyticsRoutes } from './features/analytics/analytics.routes.ts';
 import { inboxRoutes } from './features/inbox/inbox.routes.ts';
 import { createOAuthService, oauthConsentKey } from './features/oauth/oauth.service.ts';
 import { oauthRoutes } from './features/oauth/oauth.routes.ts';
+import { createModelService } from './features/models/models.service.ts';
+import { modelRoutes } from './features/models/models.routes.ts';
+import { createBillingService } from './features/billing/billing.service.ts';
+import { billingRoutes } from './features/billing/billing.routes.ts';
+import { dashboardAppRoutes } from './features/dashboard-app/dashboard-app.routes.ts';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -73,6 +78,8 @@ export interface AppOptions {
   backgroundJobs?: boolean;
   /** The answer engine (the provider engine with parley-local as fallback by default). */
   engine?: AnswerEngine;
+  /** Where the built dashboard is (`web/dashboard/dist/` by default; tests point elsewhere). */
+  dashboardDistDir?: string;
 }
 
 export async function buildApp(runtime: Runtime, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -194,7 +201,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   }
 
   await app.register(healthRoutes({ checkReady: runtime.checkReady }));
-  await app.register(authRoutes({ auth: accounts, secureCookies: config.publicUrl.startsWith('https:') }));
+  await app.register(authRoutes({ auth: accounts, secureCookies: config.publicUrl.startsWith('https:'), signupMode: config.signup }));
   await app.register(teamRoutes({ team }));
   await app.register(botRoutes({ bots }));
   await app.register(botApiRoutes({ bots }));
@@ -233,9 +240,18 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const catalog = createCatalogService({ db, seam: runtime.database.dialect, clock, secrets, knowledge, publicUrl: config.publicUrl });
   await app.register(catalogRoutes({ catalog, bots }));
   await app.register(analyticsRoutes({ analytics: createAnalyticsService({ db, clock }), bots }));
-  const inbox = createInboxService({ db, clock, conversations, live, bots, onSessionCleared: media.removeSessionFiles, log: app.log });
+  const inbox = createInboxService({ db, clock, conversations, live, bots, onSessionCleared: media.removeSessionFiles, linkFor: mediaLinks.linkFor, log: app.log });
   await app.register(inboxRoutes({ inbox, bots, heartbeatMs: config.sseHeartbeatMs }));
   await app.register(oauthRoutes({ oauth, auth, describeUser: (user) => accounts.describe(user) }));
+  const models = createModelService({
+    pool: config.providers,
+    botKeyProviders: async (botId) => (await providerKeys.list(botId)).map((key) => key.provider),
+    now: () => clock.now(),
+  });
+  await app.register(modelRoutes({ models, bots }));
+  const billing = createBillingService({ clock, messagesThisMonth: conversations.messagesThisMonth, listBots: bots.list });
+  await app.register(billingRoutes({ billing }));
+  await app.register(dashboardAppRoutes({ distDir: options.dashboardDistDir }));
 
   const crawler = options.backgroundJobs ? startCrawlScheduler({ knowledge, intervalMs: config.crawlCheckMs, log: app.log }) : undefined;
   const sweeper = options.backgroundJobs ? startSessionSweeper({ conversations, intervalMs: config.sessionSweepMs, log: app.log }) : undefined;

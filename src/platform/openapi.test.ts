@@ -42,7 +42,12 @@ const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'p
 
 /** Routes that are not part of the API: the documentation itself, and the CORS preflights browsers send. */
 function isDocumentationOrPreflight(route: DeclaredRoute): boolean {
-  return ['/openapi.json', '/docs', '/redoc'].includes(route.url) || route.url.startsWith(ASSET_PREFIX) || route.method === 'OPTIONS';
+  return ['/openapi.json', '/docs', '/redoc'].includes(route.url) || route.url.startsWith(ASSET_PREFIX) || route.method === 'OPTIONS' || isDashboardPage(route);
+}
+
+/** The dashboard web app: `/` (a redirect), its HTML shell at `/app` and under it, and its built files. */
+function isDashboardPage(route: DeclaredRoute): boolean {
+  return route.url === '/' || route.url === '/app' || route.url.startsWith('/app/');
 }
 
 /** `/a/:b` as the document writes it: `/a/{b}`. */

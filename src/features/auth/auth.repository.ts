@@ -111,3 +111,12 @@ export function findAccountName(db: Db, accountId: string): Promise<string | und
     .executeTakeFirst()
     .then((row) => row?.name);
 }
+
+export async function updateUser(db: Db, userId: string, changes: { name?: string; password_hash?: string }): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', userId).execute();
+}
+
+/** Ends every session of the user but `keepSessionId` (after a password change). */
+export async function deleteOtherSessions(db: Db, userId: string, keepSessionId: string): Promise<void> {
+  await db.deleteFrom('dashboard_sessions').where('user_id', '=', userId).where('id', '!=', keepSessionId).execute();
+}

@@ -5,9 +5,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { dashboardAccess, principalOf, SESSION_COOKIE } from '../../platform/auth/auth.ts';
 import { errorResponses } from '../../platform/schemas.ts';
 import type { AuthResult, AuthService } from './auth.service.ts';
-import { AuthResponseSchema, LoginBodySchema, MeResponseSchema, SignupBodySchema } from './auth.schemas.ts';
+import type { SignupMode } from '../../config/config.ts';
+import { AuthResponseSchema, LoginBodySchema, MeResponseSchema, ProfileBodySchema, SignupBodySchema, SignupStatusSchema } from './auth.schemas.ts';
 
-export function authRoutes(deps: { auth: AuthService; secureCookies: boolean }) {
+export function authRoutes(deps: { auth: AuthService; secureCookies: boolean; signupMode: SignupMode }) {
   return async function (fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const { auth } = deps;
@@ -75,6 +76,32 @@ export function authRoutes(deps: { auth: AuthService; secureCookies: boolean }) 
         response: { 200: MeResponseSchema, ...errorResponses },
       },
       handler: async (request) => auth.describe(principalOf(request, 'dashboard')),
+    });
+
+    app.patch('/api/auth/me', {
+      config: { auth: dashboardAccess },
+      schema: {
+        operationId: 'updateProfile',
+        tags: ['auth'],
+        summary: 'Change your name or password',
+        description:
+          'Only the fields sent change. A new password needs `current_password` (403 when it is wrong) and ends your other sessions; this one stays. Answers as `GET /api/auth/me`.',
+        body: ProfileBodySchema,
+        response: { 200: MeResponseSchema, ...errorResponses },
+      },
+      handler: async (request) => auth.updateProfile(principalOf(request, 'dashboard'), request.body),
+    });
+
+    app.get('/api/auth/signup-status', {
+      schema: {
+        operationId: 'signupStatus',
+        tags: ['auth'],
+        summary: 'Whether sign-up is open',
+        description:
+          "For the dashboard's first run: with PARLEY_SIGNUP `first`, sign-up is open until the first user exists (who becomes the owner); later users join by invitation, which works in every mode.",
+        response: { 200: SignupStatusSchema, 429: errorResponses[429] },
+      },
+      handler: async () => ({ signup_open: await auth.signupOpen(), mode: deps.signupMode }),
     });
   };
 }

@@ -45,3 +45,21 @@ export const MeResponseSchema = withExamples(
   }),
   { user, account, role: 'owner', tabs: [...TABS] },
 );
+
+export const ProfileBodySchema = withExamples(
+  Type.Object({
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    current_password: Type.Optional(Type.String({ maxLength: 256, description: 'required with `new_password`' })),
+    new_password: Type.Optional(Type.String({ minLength: 8, maxLength: 256 })),
+  }),
+  { name: 'Ada King' },
+  { current_password: 'correct horse battery staple', new_password: 'a longer passphrase than before' },
+);
+
+export const SignupStatusSchema = withExamples(
+  Type.Object({
+    signup_open: Type.Boolean({ description: 'a sign-up without an invitation would be accepted now' }),
+    mode: Type.Union([Type.Literal('open'), Type.Literal('first'), Type.Literal('closed')], { description: 'PARLEY_SIGNUP' }),
+  }),
+  { signup_open: true, mode: 'first' },
+);

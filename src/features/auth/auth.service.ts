@@ -72,6 +72,20 @@ export function createAuthService({ db, dialect, clock, signupMode, passwordHash
     }
   }
 
+  async function describe(principal: DashboardPrincipal) {
+    const [user, accountName] = await Promise.all([
+      repo.findUserById(db, principal.userId),
+      repo.findAccountName(db, principal.accountId),
+    ]);
+    if (!user) throw new UnauthorizedError('Invalid or expired session');
+    return {
+      user: { id: user.id, email: user.email, name: user.name },
+      account: { id: principal.accountId, name: accountName ?? '' },
+      role: principal.role,
+      tabs: [...principal.tabs],
+    };
+  }
+
   return {
     /** Creates a user who owns a new account, or who joins the inviting account. */
     async signup(input: SignupInput): Promise<AuthResult> {
@@ -145,18 +159,35 @@ export function createAuthService({ db, dialect, clock, signupMode, passwordHash
       return { kind: 'dashboard', ...session };
     },
 
-    async describe(principal: DashboardPrincipal) {
-      const [user, accountName] = await Promise.all([
-        repo.findUserById(db, principal.userId),
-        repo.findAccountName(db, principal.accountId),
-      ]);
-      if (!user) throw new UnauthorizedError('Invalid or expired session');
-      return {
-        user: { id: user.id, email: user.email, name: user.name },
-        account: { id: principal.accountId, name: accountName ?? '' },
-        role: principal.role,
-        tabs: [...principal.tabs],
-      };
+    /** Whether `POST /api/auth/signup` without an invitation would be accepted now (PARLEY_SIGNUP). */
+    async signupOpen(): Promise<boolean> {
+      if (signupMode === 'closed') return false;
+      return signupMode === 'open' || (await repo.countUsers(db)) === 0;
     },
+
+    /**
+     * Changes the signed-in user's name and, given the current password, the password; a new
+     * password ends the user's other sessions.
+     */
+    async updateProfile(principal: DashboardPrincipal, input: { name?: string; current_password?: string; new_password?: string }) {
+      const user = await repo.findUserById(db, principal.userId);
+      if (!user) throw new UnauthorizedError('Invalid or expired session');
+      const changes: { name?: string; password_hash?: string } = {};
+      if (input.name !== undefined) {
+        const name = input.name.trim();
+        if (!name) throw new ValidationError("field 'name' must not be blank");
+        changes.name = name;
+      }
+      if (input.new_password !== undefined) {
+        if (input.current_password === undefined) throw new ValidationError("field 'current_password' is required to change the password");
+        if (!(await verifyPassword(input.current_password, user.password_hash))) throw new ForbiddenError('The current password is wrong');
+        changes.password_hash = await hashPassword(input.new_password, passwordHashCost);
+      }
+      if (Object.keys(changes).length > 0) await repo.updateUser(db, user.id, changes);
+      if (changes.password_hash) await repo.deleteOtherSessions(db, user.id, principal.sessionId);
+      return describe(principal);
+    },
+
+    describe,
   };
 }

@@ -54,7 +54,23 @@ export const InboxMessageSchema = Type.Object({
   created_at: TimestampSchema,
 });
 
-export const InboxSessionDetailSchema = Type.Object({ ...sessionFields, messages: Type.Array(InboxMessageSchema) });
+/** A file the visitor uploaded into the session, with a signed link that works for `PARLEY_MEDIA_URL_TTL` seconds. */
+export const InboxAttachmentSchema = Type.Object({
+  id: Type.String(),
+  file_name: Type.String(),
+  mime_type: Type.String(),
+  size_bytes: Type.Integer(),
+  file_url: Type.String({ description: 'a signed link to the file, as the upload answered it' }),
+  created_at: TimestampSchema,
+});
+
+export type InboxAttachment = Static<typeof InboxAttachmentSchema>;
+
+export const InboxSessionDetailSchema = Type.Object({
+  ...sessionFields,
+  messages: Type.Array(InboxMessageSchema),
+  attachments: Type.Array(InboxAttachmentSchema, { description: "the visitor's uploads, oldest first" }),
+});
 
 export const OperatorMessageBodySchema = Type.Object({
   content: Type.String({ minLength: 1, maxLength: MAX_MESSAGE_CHARS, format: 'not-blank', description: 'control characters are stripped first' }),

@@ -10,7 +10,7 @@ import { NotFoundError } from '../../platform/errors.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import { SESSION_NOT_FOUND, type ConversationBot, type ConversationService, type StoredMessage } from '../conversations/conversations.service.ts';
 import type { LiveSessions, SessionActivity } from '../conversations/live-sessions.ts';
-import type { InboxSession } from './inbox.schemas.ts';
+import type { InboxAttachment, InboxSession } from './inbox.schemas.ts';
 import * as repo from './inbox.repository.ts';
 
 export interface InboxServiceDeps {
@@ -21,12 +21,14 @@ export interface InboxServiceDeps {
   bots: BotService;
   /** Removes a cleared session's stored files, as `DELETE /api/v1/conversations` does. */
   onSessionCleared?: (botId: string, sessionId: string) => Promise<void>;
+  /** The signed link to an uploaded file (the media feature's). */
+  linkFor?: (fileId: string, fileName: string) => string;
   log?: Pick<FastifyBaseLogger, 'warn'>;
 }
 
 export type InboxService = ReturnType<typeof createInboxService>;
 
-export function createInboxService({ db, clock, conversations, live, bots, onSessionCleared, log }: InboxServiceDeps) {
+export function createInboxService({ db, clock, conversations, live, bots, onSessionCleared, linkFor, log }: InboxServiceDeps) {
   /** The stored messages are the record: a lost notification must not fail the operator's action. */
   async function announce(activity: SessionActivity): Promise<void> {
     await live.publish(activity).catch((err: unknown) => log?.warn({ err }, 'live inbox activity not published'));
@@ -73,13 +75,21 @@ export function createInboxService({ db, clock, conversations, live, bots, onSes
       return { sessions: rows.map((row) => sessionView(row, last.get(row.id), now)), total };
     },
 
-    /** One session of the bot with all its messages, oldest first. */
-    async get(botId: string, sessionKey: string): Promise<InboxSession & { messages: StoredMessage[] }> {
+    /** One session of the bot with all its messages and the visitor's uploads, oldest first. */
+    async get(botId: string, sessionKey: string): Promise<InboxSession & { messages: StoredMessage[]; attachments: InboxAttachment[] }> {
       const session = await conversations.getSession(botId, sessionKey);
-      const messages = await conversations.messagesOf(session.id);
+      const [messages, files] = await Promise.all([conversations.messagesOf(session.id), repo.sessionAttachments(db, botId, session.id)]);
       const last = messages.at(-1);
       const view = sessionView(session, last && { session_id: session.id, ...last }, clock.now());
-      return { ...view, messages };
+      const attachments = files.map((file) => ({
+        id: file.id,
+        file_name: file.file_name,
+        mime_type: file.mime_type,
+        size_bytes: Number(file.size_bytes),
+        file_url: linkFor ? linkFor(file.id, file.file_name) : '',
+        created_at: file.created_at,
+      }));
+      return { ...view, messages, attachments };
     },
 
     /** An operator takes the session over: the bot stops answering it until it is released. */

@@ -1,4 +1,8 @@
-/** Dashboard knowledge management: crawl schedules of URL sources (and, with extraction, document uploads). */
+/**
+ * Dashboard knowledge management: text and web pages (a page is fetched in the background, so the
+ * dashboard can show its status change), document uploads, crawl schedules, deletion, and a search
+ * preview of what the bot would find for a question.
+ */
 import type { FastifyInstance } from 'fastify';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import { Type } from 'typebox';
@@ -11,11 +15,14 @@ import { errorResponses } from '../../platform/schemas.ts';
 import { assertTab } from '../auth/roles.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import type { KnowledgeService } from './knowledge.service.ts';
+import { LOCAL_MODEL } from '../answers/providers/provider-routing.ts';
 import { SourceSchema, sourceView } from './knowledge.schemas.ts';
+import { DashboardKnowledgeBodySchema, DashboardSourceCreatedSchema, KnowledgeSearchQuerySchema, KnowledgeSearchResultSchema, parseDashboardKnowledge } from './dashboard-knowledge.schemas.ts';
 
 const MAX_FIELDS = 10;
 
 const Params = Type.Object({ bot_id: Type.String({ format: 'uuid' }), source_id: Type.String() });
+const BotParams = Type.Object({ bot_id: Type.String({ format: 'uuid' }) });
 
 export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bots: BotService; maxUploadBytes: number }) {
   return async function (fastify: FastifyInstance) {
@@ -40,6 +47,86 @@ export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bo
         const bot = await bots.getForAccount(user.accountId, request.params.bot_id);
         const { sources, total } = await knowledge.list(bot.id);
         return { sources: sources.map(sourceView), total };
+      },
+    });
+
+    app.post('/api/dashboard/bots/:bot_id/knowledge', {
+      config: { auth: dashboardAccess },
+      schema: {
+        operationId: 'dashboardAddKnowledge',
+        tags,
+        summary: 'Add a text or a web page',
+        description:
+          'Text (`name`, `content` up to 100,000 characters) is indexed before the answer (`trained`). A page (`url`, http or https; `name` defaults to the URL) is answered at once as `processing` and fetched in the background: it becomes `ready`, or `failed` with the reason in `status_detail`. `crawl_schedule` sets how often the page is fetched again.',
+        params: BotParams,
+        body: DashboardKnowledgeBodySchema,
+        response: { 201: DashboardSourceCreatedSchema, ...errorResponses },
+      },
+      handler: async (request, reply) => {
+        const user = principalOf(request, 'dashboard');
+        assertTab(user, 'knowledge');
+        const command = parseDashboardKnowledge(request.body);
+        const bot = await bots.getForAccount(user.accountId, request.params.bot_id);
+        if (command.type === 'text') {
+          const source = await knowledge.addText(bot.id, { name: command.name, content: command.content });
+          return reply.code(201).send({ success: true, source: sourceView(source) });
+        }
+        const source = await knowledge.queueUrl(bot.id, { name: command.name, url: command.url, crawlSchedule: command.crawlSchedule });
+        return reply.code(201).send({ success: true, source: sourceView(source) });
+      },
+    });
+
+    app.get('/api/dashboard/bots/:bot_id/knowledge/search', {
+      config: { auth: dashboardAccess },
+      schema: {
+        operationId: 'dashboardSearchKnowledge',
+        tags,
+        summary: 'What the bot would find for a question',
+        description:
+          "The passages retrieval gives the answer engines for `q`, best first, with their source and fused score (higher is better; comparable only within one answer). The same search the bot runs, catalog items included; a bot answering with a provider model also uses the provider's embeddings when they are configured.",
+        params: BotParams,
+        querystring: KnowledgeSearchQuerySchema,
+        response: { 200: KnowledgeSearchResultSchema, ...errorResponses },
+      },
+      handler: async (request) => {
+        const user = principalOf(request, 'dashboard');
+        assertTab(user, 'knowledge');
+        const bot = await bots.getForAccount(user.accountId, request.params.bot_id);
+        const query = request.query.q.trim();
+        if (!query) throw new ValidationError("query 'q' must not be blank");
+        const passages = await knowledge.retriever.search(bot.id, query, request.query.limit ?? 8, {
+          providerEmbeddings: bot.selected_model !== LOCAL_MODEL,
+        });
+        return {
+          query,
+          passages: passages.map((p) => ({
+            source_id: p.sourceId,
+            source_name: p.sourceTitle,
+            source_url: p.sourceUrl || null,
+            heading: p.heading,
+            text: p.text,
+            score: p.score,
+          })),
+        };
+      },
+    });
+
+    app.delete('/api/dashboard/bots/:bot_id/knowledge/:source_id', {
+      config: { auth: dashboardAccess },
+      schema: {
+        operationId: 'dashboardDeleteKnowledge',
+        tags,
+        summary: 'Delete a knowledge source',
+        description: "The source, its passages and index entries go at once; the bot stops answering from it. Another bot's source answers 403; catalog items are deleted through the catalog.",
+        params: Params,
+        response: { 200: Type.Object({ success: Type.Boolean(), deleted_id: Type.String() }), ...errorResponses },
+      },
+      handler: async (request) => {
+        const user = principalOf(request, 'dashboard');
+        assertTab(user, 'knowledge');
+        const bot = await bots.getForAccount(user.accountId, request.params.bot_id);
+        await knowledge.remove(bot.id, request.params.source_id);
+        return { success: true, deleted_id: request.params.source_id };
       },
     });
 

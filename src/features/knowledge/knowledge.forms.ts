@@ -26,7 +26,8 @@ function requireType(body: KnowledgeBody): 'text' | 'url' {
   return body.type;
 }
 
-function isHttpUrl(value: string, httpsOnly: boolean): boolean {
+/** True for an absolute http(s) URL (https only when `httpsOnly`). */
+export function isHttpUrl(value: string, httpsOnly: boolean): boolean {
   try {
     const url = new URL(value);
     return url.protocol === 'https:' || (!httpsOnly && url.protocol === 'http:');

@@ -244,6 +244,12 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
     void tracked.finally(() => background.delete(tracked));
   }
 
+  async function setSchedule(source: SourceRow, schedule: CrawlSchedule | null): Promise<SourceRow> {
+    const next = schedule ? isoAt(clock.now() + SCHEDULE_MS[schedule]) : null;
+    await repo.updateSource(db, source.id, { crawl_schedule: schedule, next_crawl_at: next, updated_at: now() });
+    return (await repo.findSource(db, source.id))!;
+  }
+
   /** A source of this bot: 404 when it does not exist, 403 when another bot owns it. */
   async function requireOwn(botId: string, sourceId: string): Promise<SourceRow> {
     const source = await repo.findSource(db, sourceId);
@@ -296,9 +302,13 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
       return { source, chars: page.text.length };
     },
 
-    /** A page queued for indexing in the background (Form 2): `processing`, then `ready` or `failed`. */
-    async queueUrl(botId: string, input: { name: string; url: string }): Promise<SourceRow> {
-      const source = await createSource(botId, { type: 'url', name: input.name, url: input.url, status: 'processing', text: '' });
+    /**
+     * A page queued for indexing in the background (Form 2, the dashboard): `processing`, then
+     * `ready` or `failed`. A schedule is set before the first crawl, which then plans the next one.
+     */
+    async queueUrl(botId: string, input: { name: string; url: string; crawlSchedule?: CrawlSchedule | null }): Promise<SourceRow> {
+      let source = await createSource(botId, { type: 'url', name: input.name, url: input.url, status: 'processing', text: '' });
+      if (input.crawlSchedule) source = await setSchedule(source, input.crawlSchedule);
       inBackground(crawl(source.id));
       return source;
     },
@@ -359,11 +369,7 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
     },
 
     /** Sets or clears a URL source's re-crawl schedule. */
-    async setSchedule(source: SourceRow, schedule: CrawlSchedule | null): Promise<SourceRow> {
-      const next = schedule ? isoAt(clock.now() + SCHEDULE_MS[schedule]) : null;
-      await repo.updateSource(db, source.id, { crawl_schedule: schedule, next_crawl_at: next, updated_at: now() });
-      return (await repo.findSource(db, source.id))!;
-    },
+    setSchedule,
 
     /** Crawls the sources that are due (or were left processing); each is claimed by one instance only. */
     async crawlDue(limit = 10): Promise<number> {

@@ -115,7 +115,7 @@ describe('OAuth authorization endpoint', () => {
         const res = await fetchManual(t, query(params), { headers });
         assert.equal(res.status, 302);
         const location = new URL(res.headers.get('location')!, t.url);
-        assert.equal(location.pathname, '/dashboard/login');
+        assert.equal(location.pathname, '/app/login');
         assert.equal(location.searchParams.get('next'), query(params));
       }
     });

@@ -4,7 +4,7 @@
  * endpoint (§4.1.3, §6) and revocation (RFC 7009). None takes an `Authorization` header of its
  * own except `POST /oauth/authorize`, which needs the dashboard session.
  *
- * A user without a session is sent to the dashboard's login page, `/dashboard/login?next=<the
+ * A user without a session is sent to the dashboard's login page, `/app/login?next=<the
  * authorize path and query>`, which brings them back once signed in.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -36,7 +36,7 @@ import {
 } from './oauth.schemas.ts';
 
 /** The dashboard's sign-in page; it returns the user to `next` (a path on this service). */
-export const LOGIN_PATH = '/dashboard/login';
+export const LOGIN_PATH = '/app/login';
 
 export interface OAuthRouteDeps {
   oauth: OAuthService;

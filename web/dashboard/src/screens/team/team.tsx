@@ -1,0 +1,218 @@
+/**
+ * Team: the account's members with their role and tabs; owners and admins (with the Team tab)
+ * invite by link with a role and tabs, change roles and tabs, and remove members. Only the owner
+ * handles admins; nobody but the owner grants a tab they do not hold (the API enforces both).
+ */
+import { useState } from 'preact/hooks';
+import { api, type ResponseOf } from '../../api/client.ts';
+import { useAction, useLoad } from '../../hooks.ts';
+import { ConfirmButton, Dialog } from '../../components/dialog.tsx';
+import { Badge, Button, Empty, ErrorNotice, Loading, Notice, PageHeader, SecretOnce, Section, Select, TextField, Time } from '../../components/ui.tsx';
+import { holds, isManager, TAB_LABELS, useSession, type Me, type Tab } from '../../session.tsx';
+
+type Member = ResponseOf<'listMembers'>['members'][number];
+type InvitableRole = 'admin' | 'agent';
+
+const ALL_TABS = Object.keys(TAB_LABELS) as Tab[];
+const DEFAULT_TABS: Record<InvitableRole, Tab[]> = {
+  admin: ALL_TABS.filter((t) => t !== 'billing' && t !== 'byok' && t !== 'webhooks'),
+  agent: ['inbox'],
+};
+
+export function TeamScreen() {
+  const { me } = useSession();
+  const members = useLoad(() => api('listMembers'), []);
+  const [editing, setEditing] = useState<Member | null>(null);
+  const manager = isManager(me);
+  return (
+    <>
+      <PageHeader title="Team" description={`The members of ${me.account.name}, and what each may see.`} />
+      {manager && <Invite me={me} />}
+      <Section title="Members">
+        <ErrorNotice error={members.error} />
+        {!members.data ? (
+          <Loading />
+        ) : members.data.members.length === 0 ? (
+          <Empty title="No members" />
+        ) : (
+          <div class="table-wrap">
+            <table class="table" aria-label="Members">
+              <thead>
+                <tr>
+                  <th scope="col">Member</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Tabs</th>
+                  <th scope="col">Joined</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {members.data.members.map((member) => {
+                  const editable = manager && member.role !== 'owner' && member.user_id !== me.user.id && (me.role === 'owner' || member.role === 'agent');
+                  return (
+                    <tr key={member.user_id} data-member={member.email}>
+                      <th scope="row">
+                        {member.name}
+                        <span class="cell-preview">{member.email}</span>
+                      </th>
+                      <td>
+                        <Badge tone={member.role === 'owner' ? 'info' : 'neutral'}>{member.role}</Badge>
+                      </td>
+                      <td>{member.role === 'owner' ? 'every tab' : member.tabs.map((t) => TAB_LABELS[t as Tab] ?? t).join(', ') || 'none'}</td>
+                      <td>
+                        <Time at={member.created_at} />
+                      </td>
+                      <td class="cell-actions">
+                        {editable && (
+                          <>
+                            <Button small onClick={() => setEditing(member)} aria-label={`Change ${member.email}`}>
+                              Change
+                            </Button>
+                            <ConfirmButton
+                              small
+                              label="Remove"
+                              ariaLabel={`Remove ${member.email}`}
+                              title={`Remove ${member.email}?`}
+                              message={<p>They lose access at once and their sessions end.</p>}
+                              confirmLabel="Remove member"
+                              onConfirm={async () => {
+                                await api('removeMember', { path: { user_id: member.user_id } });
+                                await members.reload();
+                              }}
+                            />
+                          </>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Section>
+      {editing && (
+        <EditMember
+          me={me}
+          member={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            void members.reload();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+function TabBoxes({ me, tabs, onChange }: { me: Me; tabs: Tab[]; onChange(tabs: Tab[]): void }) {
+  return (
+    <fieldset class="checks tab-checks">
+      <legend>Tabs</legend>
+      {ALL_TABS.map((tab) => {
+        const grantable = holds(me, tab);
+        return (
+          <label key={tab} class="check">
+            <input type="checkbox" checked={tabs.includes(tab)} disabled={!grantable} onChange={(event) => onChange((event.target as HTMLInputElement).checked ? [...tabs, tab] : tabs.filter((t) => t !== tab))} />
+            {TAB_LABELS[tab]}
+            {!grantable && <span class="hint"> (you do not hold it)</span>}
+          </label>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+function Invite({ me }: { me: Me }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<InvitableRole>('agent');
+  const [tabs, setTabs] = useState<Tab[]>(DEFAULT_TABS.agent);
+  const [link, setLink] = useState<{ email: string; url: string; expires: string } | null>(null);
+  const invite = useAction(async () => {
+    const created = await api('inviteMember', { body: { email: email.trim(), role, tabs: tabs.filter((t) => holds(me, t)) } });
+    const fragment = new URLSearchParams({ token: created.token, email: created.email });
+    setLink({ email: created.email, url: `${location.origin}/app/invite#${fragment.toString()}`, expires: created.expires_at });
+    setEmail('');
+  });
+  const roles = me.role === 'owner' ? [{ value: 'agent', label: 'Agent' }, { value: 'admin', label: 'Admin' }] : [{ value: 'agent', label: 'Agent' }];
+  return (
+    <Section title="Invite a member" description="Parley sends no email: copy the link and give it to them. It works once, for that email address, for 7 days.">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void invite.run();
+        }}
+      >
+        <TextField label="Email" type="email" required value={email} onValue={setEmail} />
+        <Select
+          label="Role"
+          hint="Admins manage bots, keys and agents; agents answer conversations."
+          value={role}
+          onValue={(value) => {
+            setRole(value as InvitableRole);
+            setTabs(DEFAULT_TABS[value as InvitableRole]);
+          }}
+          options={roles}
+        />
+        <TabBoxes me={me} tabs={tabs} onChange={setTabs} />
+        <ErrorNotice error={invite.error} />
+        <Button type="submit" variant="primary" busy={invite.busy}>
+          Create invitation link
+        </Button>
+      </form>
+      {link && (
+        <>
+          <Notice kind="success">
+            Invitation for {link.email}, valid until <Time at={link.expires} />.
+          </Notice>
+          <SecretOnce label="Invitation link" secret={link.url} onDone={() => setLink(null)} />
+        </>
+      )}
+    </Section>
+  );
+}
+
+function EditMember({ me, member, onClose, onSaved }: { me: Me; member: Member; onClose(): void; onSaved(): void }) {
+  const [role, setRole] = useState<InvitableRole>(member.role === 'admin' ? 'admin' : 'agent');
+  const [tabs, setTabs] = useState<Tab[]>(member.tabs as Tab[]);
+  const save = useAction(async () => {
+    await api('updateMember', { path: { user_id: member.user_id }, body: { role, tabs } });
+    onSaved();
+  });
+  return (
+    <Dialog open title={`Change ${member.email}`} onClose={onClose}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save.run();
+        }}
+      >
+        {me.role === 'owner' && (
+          <Select
+            label="Role"
+            value={role}
+            onValue={(value) => {
+              setRole(value as InvitableRole);
+              setTabs(DEFAULT_TABS[value as InvitableRole]);
+            }}
+            options={[
+              { value: 'agent', label: 'Agent' },
+              { value: 'admin', label: 'Admin' },
+            ]}
+          />
+        )}
+        <TabBoxes me={me} tabs={tabs} onChange={setTabs} />
+        <ErrorNotice error={save.error} />
+        <div class="dialog-actions">
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" busy={save.busy}>
+            Save
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
