@@ -104,7 +104,7 @@ function actionsFor(pillar: Pillar, c: Counts, input: ScorecardInput): string[] 
     }
     case 'conversion':
       if (!input.leadCaptureEnabled) return [`Turn on lead capture: ${c.sessions} session${c.sessions === 1 ? '' : 's'} ${window} left no contact details.`];
-      return [`${c.leads} lead${c.leads === 1 ? '' : 's'} from ${c.sessions} sessions (${percent(c.sessions ? c.leads / c.sessions : 0)}, target ${percent(TARGET_LEAD_RATE)}): ask for fewer lead fields, or offer a meeting link.`];
+      return [`${c.leads} lead${c.leads === 1 ? '' : 's'} from ${c.sessions} session${c.sessions === 1 ? '' : 's'} (${percent(c.sessions ? c.leads / c.sessions : 0)}, target ${percent(TARGET_LEAD_RATE)}): ask for fewer lead fields, or offer a meeting link.`];
     case 'engagement': {
       const perSession = c.sessions ? c.user_messages / c.sessions : 0;
       return [
@@ -121,7 +121,9 @@ function actionsFor(pillar: Pillar, c: Counts, input: ScorecardInput): string[] 
     case 'satisfaction': {
       const rated = c.feedback_up + c.feedback_down;
       const actions: string[] = [];
-      if (c.feedback_down > 0) actions.push(`${c.feedback_down} of ${rated} rated answers were rated down: read them in the inbox and fix the knowledge they came from.`);
+      if (c.feedback_down > 0) {
+        actions.push(`${c.feedback_down} of ${rated} rated answer${rated === 1 ? ' was' : 's were'} rated down: read them in the inbox and fix the knowledge they came from.`);
+      }
       if (rated < 10) actions.push(`Only ${rated} answer${rated === 1 ? ' was' : 's were'} rated ${window}: the score leans on a neutral prior until visitors rate more (the widget shows thumbs on each answer).`);
       return actions;
     }
