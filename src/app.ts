@@ -212,7 +212,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await app.register(dashboardKnowledgeRoutes({ knowledge, bots, maxUploadBytes: config.maxUploadBytes }));
   await app.register(chatRoutes({ chat, bots }));
   await app.register(conversationRoutes({ conversations, bots, onSessionCleared: media.removeSessionFiles }));
-  await app.register(widgetRoutes({ chat, bots, conversations, live, heartbeatMs: config.sseHeartbeatMs, maxUploadBytes: config.maxUploadBytes }));
+  await app.register(widgetRoutes({ chat, bots, conversations, live, media, heartbeatMs: config.sseHeartbeatMs, maxUploadBytes: config.maxUploadBytes }));
   await app.register(widgetAssetRoutes({ bots, publicUrl: config.publicUrl }));
   await app.register(mediaRoutes({ media, bots, auth, incomingDir: mediaStorage.incomingDir, maxUploadBytes: config.maxUploadBytes }));
   // Webhook receivers are users' addresses: the guarded client, no redirects, one time-out per

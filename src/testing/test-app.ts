@@ -46,6 +46,8 @@ export interface TestAppOptions {
   shareWith?: TestApp;
   clock?: ManualClock;
   app?: AppOptions;
+  /** Listen on this port rather than any free one, so that PUBLIC_URL can name it (signed media links a browser loads). */
+  port?: number;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -75,7 +77,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = options.clock ?? options.shareWith?.clock ?? new ManualClock(Date.now());
   const runtime = await openRuntime(loadConfig(env), clock);
   const app = await buildApp(runtime, options.app);
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 

@@ -265,17 +265,19 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
     },
 
     /**
-     * A visitor's own conversation for the widget, oldest first with each answer's sources; a
+     * A visitor's own conversation for the widget, oldest first with each answer's sources, and
+     * what `attachmentsOf` finds for the session (its uploads: files are the media feature's); a
      * session that remembers another visitor id is "not found" (the widget sends its own).
      */
-    async visitorHistory(botId: string, sessionKey: string, visitorId: string | undefined) {
+    async visitorHistory<A>(botId: string, sessionKey: string, visitorId: string | undefined, attachmentsOf: (sessionId: string) => Promise<A[]>) {
       const session = await requireSession(botId, sessionKey);
       if (session.visitor_id && session.visitor_id !== visitorId) throw new NotFoundError(SESSION_NOT_FOUND);
-      const rows = await repo.sessionMessages(db, session.id);
+      const [rows, attachments] = await Promise.all([repo.sessionMessages(db, session.id), attachmentsOf(session.id)]);
       return {
         session_id: session.session_key,
         taken_over: session.taken_over === 1,
         messages: rows.map((row) => ({ ...storedMessage(row), sources: row.sources ? (JSON.parse(row.sources) as AnswerSource[]) : [] })),
+        attachments,
       };
     },
 

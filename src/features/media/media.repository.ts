@@ -19,3 +19,15 @@ export async function findFile(db: Db, fileId: string): Promise<MediaFileRow | u
 export async function sessionFiles(db: Db, sessionId: string): Promise<MediaFileRow[]> {
   return db.selectFrom('media_files').selectAll().where('session_id', '=', sessionId).orderBy('created_at').orderBy('id').execute();
 }
+
+/** The bot's session's uploads as its visitor sees them again, oldest first. */
+export async function sessionUploads(db: Db, botId: string, sessionId: string) {
+  return db
+    .selectFrom('media_files')
+    .select(['id', 'file_name', 'mime_type', 'size_bytes', 'created_at'])
+    .where('bot_id', '=', botId)
+    .where('session_id', '=', sessionId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}

@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox';
 import { stripControlChars } from '../../platform/http-rules.ts';
 import { describeValidationError, validatorCompiler } from '../../platform/validation.ts';
 import { ValidationError } from '../../platform/errors.ts';
-import { EXAMPLE, withExamples } from '../../platform/schemas.ts';
+import { EXAMPLE, TimestampSchema, withExamples } from '../../platform/schemas.ts';
 import { SessionKeySchema } from '../chat/chat.schemas.ts';
 
 /** The text fields of `POST /api/widget/chat/media` (the file travels beside them). */
@@ -34,6 +34,17 @@ export const MediaUploadSchema = withExamples(
   },
 );
 export type MediaUpload = Static<typeof MediaUploadSchema>;
+
+/** One of a session's uploads as the widget shows it again after a reload. */
+export const SessionAttachmentSchema = Type.Object({
+  id: Type.String(),
+  file_name: Type.String({ description: 'the sanitized name' }),
+  mime_type: Type.String({ description: 'detected from the content' }),
+  size_bytes: Type.Integer(),
+  file_url: Type.String({ description: 'a fresh signed link, valid for PARLEY_MEDIA_URL_TTL seconds (as in the upload answer)' }),
+  created_at: TimestampSchema,
+});
+export type SessionAttachment = Static<typeof SessionAttachmentSchema>;
 
 export const MediaLinkParamsSchema = Type.Object({
   file_id: Type.String({ maxLength: 64 }),

@@ -21,7 +21,7 @@ import { decideMediaType, type MediaType } from './media-types.ts';
 import type { FileStorage } from '../../platform/storage/file-storage.ts';
 import { mediaKey, sessionPrefix } from './media-keys.ts';
 import type { IncomingFile } from './media-upload.ts';
-import type { MediaUpload } from './media.schemas.ts';
+import type { MediaUpload, SessionAttachment } from './media.schemas.ts';
 import { sanitizeFileName } from './media.schemas.ts';
 import * as repo from './media.repository.ts';
 
@@ -148,6 +148,19 @@ export function createMediaService({ db, clock, bus, storage, links, conversatio
           ...(images.has(row) && { image: await imageOf(row) }),
         })),
       );
+    },
+
+    /** A session's uploads with fresh signed links, oldest first: what its visitor sees again after a reload. */
+    async sessionAttachments(botId: string, sessionId: string): Promise<SessionAttachment[]> {
+      const rows = await repo.sessionUploads(db, botId, sessionId);
+      return rows.map((row) => ({
+        id: row.id,
+        file_name: row.file_name,
+        mime_type: row.mime_type,
+        size_bytes: Number(row.size_bytes),
+        file_url: links.linkFor(row.id, row.file_name),
+        created_at: row.created_at,
+      }));
     },
 
     /** Deletes a cleared session's files (their rows went with the session). */

@@ -3,6 +3,21 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { createBot, createKey, signUp } from '../../testing/factories.ts';
 import { readEventStream } from '../../testing/event-stream.ts';
+import { solidPng } from '../../testing/widget-browser.ts';
+
+/** Attaches a file to a session as the widget does (multipart, the bot id as bearer). */
+async function upload(t: TestApp, botId: string, sessionId: string, name: string, bytes: Buffer | string) {
+  const form = new FormData();
+  form.append('session_id', sessionId);
+  form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), name);
+  const res = await fetch(`${t.url}/api/widget/chat/media`, { method: 'POST', headers: { authorization: `Bearer ${botId}` }, body: form });
+  const body = await res.json();
+  assert.equal(res.status, 200, JSON.stringify(body));
+  return body as { file_url: string; file_name: string; mime_type: string; size_bytes: number };
+}
+
+/** A signed link pointed at the test server (PUBLIC_URL is not where it listens). */
+const local = (t: TestApp, url: string) => t.url + new URL(url).pathname + new URL(url).search;
 
 describe('what the widget reads: its configuration, the history, and the done event', () => {
   let t: TestApp;
@@ -79,11 +94,67 @@ describe('what the widget reads: its configuration, the history, and the done ev
     assert.equal(answer.feedback_rating, 'up');
     assert.deepEqual(answer.sources, [{ title: 'Hours', url: '' }]);
     assert.match(answer.content, /10 am/);
+    assert.deepEqual(history.body.attachments, []);
 
     assert.equal((await t.request('GET', `/api/widget/sessions/${sessionId}/messages?bot_id=${bot.id}&visitor_id=visitor-b`)).status, 404);
     assert.equal((await t.request('GET', `/api/widget/sessions/${sessionId}/messages?bot_id=${bot.id}`)).status, 404);
     const otherBot = await createBot(t, owner);
     assert.equal((await t.request('GET', `/api/widget/sessions/${sessionId}/messages?bot_id=${otherBot.id}&visitor_id=visitor-a`)).status, 404);
+  });
+
+  it("shows the visitor's uploads in the history, in time order, each with a fresh signed link", async () => {
+    const owner = await signUp(t);
+    const bot = await createBot(t, owner);
+    const sessionId = 'visit-with-files';
+    const png = solidPng(16);
+    // The upload starts the session before any message (the widget makes the id).
+    const photo = await upload(t, bot.id, sessionId, 'broken bike.png', png);
+    t.clock.advance(1000);
+    const asked = await readEventStream(t, '/api/widget/chat/stream', { token: bot.id, body: { text: 'Can you repair this?', session_id: sessionId, visitor_id: 'visitor-f' } });
+    assert.equal(asked.events.at(-1)?.event, 'done');
+    t.clock.advance(1000);
+    const notes = await upload(t, bot.id, sessionId, 'notes.txt', 'The rear brake squeaks.\n');
+    await upload(t, bot.id, 'someone-else', 'other.png', png);
+
+    const path = `/api/widget/sessions/${sessionId}/messages?bot_id=${bot.id}&visitor_id=visitor-f`;
+    const history = await t.request('GET', path);
+    assert.equal(history.status, 200, history.text);
+    const files = history.body.attachments as { id: string; file_name: string; mime_type: string; size_bytes: number; file_url: string; created_at: string }[];
+    assert.deepEqual(
+      files.map(({ file_name, mime_type, size_bytes }) => ({ file_name, mime_type, size_bytes })),
+      [
+        { file_name: 'broken bike.png', mime_type: 'image/png', size_bytes: png.length },
+        { file_name: 'notes.txt', mime_type: 'text/plain', size_bytes: 24 },
+      ],
+      "the session's own uploads only, oldest first",
+    );
+    // Messages and uploads interleave by time: photo, question and answer, notes.
+    const [first, second] = files as [(typeof files)[0], (typeof files)[0]];
+    const messageTimes = history.body.messages.map((m: { created_at: string }) => m.created_at);
+    assert.ok(first.created_at < messageTimes[0] && messageTimes.at(-1) < second.created_at, JSON.stringify({ files, messageTimes }));
+    for (const file of files) {
+      assert.match(file.id, /^[0-9a-f-]{36}$/);
+      const link = new URL(file.file_url);
+      assert.equal(link.origin, 'http://127.0.0.1:3000', 'under PUBLIC_URL');
+      assert.equal(link.pathname, `/api/widget/media/${file.id}/${encodeURIComponent(file.file_name)}`);
+      assert.match(link.search, /^\?expires=\d+&signature=[0-9a-f]{64}$/);
+    }
+    assert.equal(new URL(first.file_url).pathname, new URL(photo.file_url).pathname, "the upload answer's link to the same file");
+    assert.equal(new URL(second.file_url).pathname, new URL(notes.file_url).pathname);
+    const served = await fetch(local(t, first.file_url));
+    assert.equal(served.status, 200);
+    assert.equal(served.headers.get('content-type'), 'image/png');
+    assert.deepEqual(Buffer.from(await served.arrayBuffer()), png);
+
+    // Each history signs its links afresh: an old link expires, the next history's works.
+    t.clock.advance(86_400_000 + 1000);
+    assert.equal((await fetch(local(t, first.file_url))).status, 403);
+    const later = await t.request('GET', path);
+    assert.equal((await fetch(local(t, later.body.attachments[0].file_url))).status, 200);
+    // Another visitor still learns nothing, files included.
+    const other = await t.request('GET', `/api/widget/sessions/${sessionId}/messages?bot_id=${bot.id}&visitor_id=visitor-g`);
+    assert.equal(other.status, 404);
+    assert.equal(other.body.attachments, undefined);
   });
 
   it('tells the widget to offer its lead form when parley-local asks for contact details', async () => {

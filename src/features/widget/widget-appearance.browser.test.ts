@@ -1,7 +1,8 @@
 // How the widget looks and behaves for every visitor, in a real browser: the three style presets,
 // light and dark (system or data-theme), the full-screen panel on phones, the colour's contrast,
-// keyboard and screen-reader use, and a host page's hostile CSS. Screenshots of every preset,
-// theme and device are kept under .tmp/artifacts/widget/.
+// keyboard and screen-reader use, the widget's own words in the visitor's language, and a host
+// page's hostile CSS. Screenshots of every preset, theme and device are kept under
+// .tmp/artifacts/widget/.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -186,6 +187,84 @@ describe('The chat widget: appearance and access', { skip: browserSkip }, () => 
     await page.waitForFunction(() => document.querySelector('parley-chat')?.shadowRoot?.activeElement?.className === 'launcher', undefined, { timeout: WAIT_MS });
     assert.equal(await page.getByRole('button', { name: 'Open chat with Velo Support' }).getAttribute('aria-expanded'), 'false');
     assert.deepEqual(problems, []);
+  });
+
+  /** The session the page keeps for a bot (its localStorage entry). */
+  const sessionOf = async (page: Page, botId: string) =>
+    (await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? '{}') as { sessionId?: string }, `parley:${botId}`)).sessionId;
+
+  it("speaks the bot's response_language in its own words, even in a browser set to another language", async () => {
+    const bot = await makeBot({ response_language: 'de', lead_capture_enabled: true });
+    const { page, offOrigin, problems } = await open(site.pageFor(bot.id), { locale: 'fr-FR' });
+    assert.equal(await page.evaluate(() => navigator.language), 'fr-FR');
+    assert.equal(await page.locator(widget.host).getAttribute('lang'), 'de');
+    await page.getByRole('button', { name: 'Chat mit Velo Support öffnen' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Velo Support' });
+    await dialog.waitFor();
+    assert.equal(await page.locator(widget.panel).evaluate((panel) => panel.matches(':lang(de)')), true, 'the language reaches into the shadow root');
+    for (const name of ['Chat schließen', 'Datei anhängen', 'Nachricht senden', 'Kontaktdaten hinterlassen']) assert.equal(await dialog.getByRole('button', { name }).count(), 1, name);
+    assert.equal(await page.getByRole('log', { name: 'Unterhaltung' }).count(), 1);
+    const input = page.getByRole('textbox', { name: 'Ihre Nachricht' });
+    assert.equal(await input.getAttribute('placeholder'), 'Nachricht schreiben …');
+
+    await dialog.getByRole('button', { name: 'Kontaktdaten hinterlassen' }).click();
+    const form = page.locator('parley-chat .lead-form');
+    assert.equal(await form.locator('h3').innerText(), 'Hinterlassen Sie Ihre Kontaktdaten, wir melden uns bei Ihnen');
+    assert.deepEqual(await form.locator('label').allInnerTexts(), ['Name', 'E-Mail', 'Telefon']);
+    assert.deepEqual(await form.getByRole('button').allInnerTexts(), ['Nicht jetzt', 'Daten senden']);
+    await form.getByRole('button', { name: 'Nicht jetzt' }).click();
+
+    await input.fill('When is the showroom open?');
+    await input.press('Enter');
+    const answer = page.locator(widget.answers).nth(1);
+    await answer.locator('.feedback').waitFor({ timeout: WAIT_MS });
+    assert.equal(await answer.locator('.sources .author').innerText(), 'Quellen');
+    const feedback = answer.getByRole('group', { name: 'War diese Antwort hilfreich?' });
+    assert.equal(await feedback.getByRole('button', { name: 'Hilfreich', exact: true }).count(), 1);
+    assert.equal(await feedback.getByRole('button', { name: 'Nicht hilfreich' }).count(), 1);
+
+    await page.locator(widget.fileInput).setInputFiles({ name: 'tool.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ') });
+    await page.locator('parley-chat .upload.failed').getByText(/^Dieser Dateityp kann nicht gesendet werden\. Erlaubt: \.\w+ /).waitFor();
+
+    const sessionId = await sessionOf(page, bot.id);
+    const takeover = await t.request('POST', `/api/dashboard/bots/${bot.id}/inbox/${sessionId}/takeover`, { token: owner.token });
+    assert.equal(takeover.status, 200, takeover.text);
+    await page.locator(widget.notice).getByText('Eine Person aus dem Team ist dem Gespräch beigetreten und antwortet Ihnen hier.').waitFor({ timeout: WAIT_MS });
+
+    await page.screenshot({ path: `${ARTIFACT_DIR}/words-de.png` });
+    await dialog.getByRole('button', { name: 'Chat schließen' }).click();
+    await page.getByRole('button', { name: 'Chat mit Velo Support öffnen' }).waitFor();
+    assert.deepEqual(offOrigin, []);
+    assert.deepEqual(problems, []);
+  });
+
+  it("speaks the browser's language when the bot sets none", async () => {
+    const bot = await makeBot();
+    const { context, page, offOrigin, problems } = await open(site.pageFor(bot.id), { locale: 'fr-FR' });
+    assert.equal(await page.locator(widget.host).getAttribute('lang'), 'fr');
+    await page.getByRole('button', { name: 'Ouvrir la discussion avec Velo Support' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Velo Support' });
+    await dialog.waitFor();
+    for (const name of ['Fermer la discussion', 'Joindre un fichier', 'Envoyer le message']) assert.equal(await dialog.getByRole('button', { name }).count(), 1, name);
+    const input = page.getByRole('textbox', { name: 'Votre message' });
+    assert.equal(await input.getAttribute('placeholder'), 'Écrivez un message…');
+
+    await context.setOffline(true);
+    await input.fill('When is the showroom open?');
+    await input.press('Enter');
+    const failure = page.locator('parley-chat .failure');
+    await failure.getByText('Le message n’a pas pu être envoyé : vous semblez être hors ligne.').waitFor({ timeout: WAIT_MS });
+    await context.setOffline(false);
+    await failure.getByRole('button', { name: 'Réessayer' }).click();
+    await page.locator(widget.answers).nth(1).locator('.feedback').waitFor({ timeout: WAIT_MS });
+    assert.equal(await page.locator(`${widget.answers} .sources .author`).innerText(), 'Sources');
+    assert.equal(await page.getByRole('button', { name: 'Utile', exact: true }).count(), 1);
+    await page.screenshot({ path: `${ARTIFACT_DIR}/words-fr.png` });
+    assert.deepEqual(offOrigin, []);
+    assert.deepEqual(
+      problems.filter((p) => !/ERR_INTERNET_DISCONNECTED/.test(p)),
+      [],
+    );
   });
 
   it("is untouched by the host page's `* { all: unset !important; font-size: 72px !important }`", async () => {

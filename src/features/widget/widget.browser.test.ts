@@ -1,15 +1,17 @@
 // The chat widget in a real browser (Debian's Chromium through playwright-core) against a real
 // Parley: the demo page, a streamed answer with its sources, the conversation after a reload,
-// feedback, an upload, the takeover and operator messages over the live stream, the lead form,
+// feedback, uploads with their progress and again after a reload, the takeover and operator messages over the live stream, the lead form,
 // errors with a retry, the host page's API, and Origin refusals. No request leaves 127.0.0.1.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { createBot, createKey, signUp, type Owner } from '../../testing/factories.ts';
+import { freePort } from '../../testing/free-port.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../answers/providers/fake-openai-server.ts';
 import type { FetchedPage } from '../knowledge/knowledge.service.ts';
 import {
+  ARTIFACT_DIR,
   browserSkip,
   finishedAnswer,
   launchChromium,
@@ -40,7 +42,9 @@ describe('The chat widget in a browser', { skip: browserSkip }, () => {
 
   before(async () => {
     provider = await startFakeOpenAiServer();
-    t = await startTestApp({ env: { OPENAI_BASE_URL: provider.baseUrl, PARLEY_RATE_WIDGET_PER_MIN: '10000' }, app: { fetchPage } });
+    // PUBLIC_URL names the port the service listens on: the browser loads the signed media links.
+    const port = await freePort();
+    t = await startTestApp({ port, env: { PUBLIC_URL: `http://127.0.0.1:${port}`, OPENAI_BASE_URL: provider.baseUrl, PARLEY_RATE_WIDGET_PER_MIN: '10000' }, app: { fetchPage } });
     site = await startHostSite(t.url);
     browser = await launchChromium();
   });
@@ -150,9 +154,9 @@ describe('The chat widget in a browser', { skip: browserSkip }, () => {
     assert.deepEqual(problems, []);
   });
 
-  it('uploads an image with progress into the session, and refuses a file type before sending it', async () => {
+  it('uploads an image and a document with progress, shows them again in time order after a reload, and refuses a file type before sending it', async () => {
     const { bot } = await botWithKnowledge();
-    const { page, offOrigin, problems } = await openDemo(bot.id);
+    const { context, page, offOrigin, problems } = await openDemo(bot.id);
     let uploads = 0;
     page.on('request', (request) => {
       if (request.url().endsWith('/api/widget/chat/media')) uploads++;
@@ -173,9 +177,60 @@ describe('The chat widget in a browser', { skip: browserSkip }, () => {
     // The upload named a session made in the browser; the next message continues it.
     const { sessionId } = await sessionOf(page, bot.id);
     assert.match(sessionId ?? '', /^[0-9a-f-]{36}$/);
+    // (The service's clock moves only when told: a second between steps gives them their order.)
+    t.clock.advance(1000);
     await sendMessage(page, 'Hello!');
     await finishedAnswer(page, 1);
     assert.equal((await sessionOf(page, bot.id)).sessionId, sessionId);
+    t.clock.advance(1000);
+
+    // A document of a few hundred kB over a slow uplink (Chromium's network emulation): the
+    // progress bar is seen part of the way, rising, before the upload completes.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 200 * 1024 });
+    await page.evaluate(`(() => {
+      const seen = (window.seenProgress = []);
+      const sample = () => {
+        const bar = document.querySelector('parley-chat').shadowRoot.querySelector('.upload [role=progressbar]');
+        const value = bar ? Number(bar.getAttribute('aria-valuenow')) : null;
+        if (value !== null && value !== seen[seen.length - 1]) seen.push(value);
+        requestAnimationFrame(sample);
+      };
+      requestAnimationFrame(sample);
+    })()`);
+    const notes = Buffer.from('The rear brake squeaks when it rains, and the chain skips on the third gear.\n'.repeat(5000));
+    await page.locator(widget.fileInput).setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: notes });
+    await page.locator('parley-chat .upload.sent').nth(1).waitFor({ timeout: WAIT_MS });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    const progress = await page.evaluate(() => (window as unknown as { seenProgress: number[] }).seenProgress);
+    assert.ok(progress.some((value) => value > 0 && value < 100), `seen part of the way: ${progress.join(' → ')}`);
+    assert.ok(progress.length >= 3, `rising in steps: ${progress.join(' → ')}`);
+    assert.deepEqual(progress, [...progress].sort((a, b) => a - b), 'and only rising');
+    assert.equal(await page.locator('parley-chat .upload [role=progressbar]').count(), 0, 'gone once sent');
+    assert.equal(uploads, 2);
+
+    // After a reload the uploads are in the conversation again, in time order: the image shown
+    // from its signed link, the document as a chip linking to it.
+    await page.reload();
+    await finishedAnswer(page, 1);
+    const log = await page.locator(`${widget.log} > *`).evaluateAll((items) => items.map((item) => item.className));
+    assert.deepEqual(log, ['message from-bot', 'upload sent', 'message from-visitor', 'message from-bot', 'upload sent']);
+    const [image, file] = [page.locator('parley-chat .upload').nth(0), page.locator('parley-chat .upload').nth(1)];
+    const shown = image.locator('img');
+    assert.ok((await shown.getAttribute('src'))?.startsWith(`${t.url}/api/widget/media/`), 'the signed link');
+    await page.waitForFunction(() => (document.querySelector('parley-chat')!.shadowRoot!.querySelector('.upload img') as HTMLImageElement | null)?.naturalWidth === 16);
+    assert.match(await image.innerText(), /broken bike\.png · 1?\d+ B/);
+    assert.equal(await file.locator('img').count(), 0);
+    assert.equal(await file.locator('.chip svg').count(), 1);
+    const link = file.getByRole('link', { name: 'notes.txt' });
+    assert.match(String(await link.getAttribute('href')), new RegExp(`^${t.url}/api/widget/media/[0-9a-f-]{36}/notes\\.txt\\?expires=\\d+&signature=[0-9a-f]{64}$`));
+    assert.equal(await link.getAttribute('target'), '_blank');
+    assert.match(await file.innerText(), /notes\.txt · 385 kB/);
+    await page.screenshot({ path: `${ARTIFACT_DIR}/attachments-after-reload.png` });
+    const served = await fetch(String(await link.getAttribute('href')));
+    assert.equal(served.status, 200);
+    assert.equal((await served.arrayBuffer()).byteLength, notes.length);
     assert.deepEqual(offOrigin, []);
     assert.deepEqual(problems, []);
   });

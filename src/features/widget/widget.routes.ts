@@ -17,6 +17,8 @@ import { CHAT_STREAM_EXAMPLE, MAX_METADATA_BYTES, SessionKeySchema, StreamBodySc
 import { QuotaExceededError, type ConversationService } from '../conversations/conversations.service.ts';
 import type { LiveSessions } from '../conversations/live-sessions.ts';
 import { ALLOWED_UPLOADS } from '../media/media-types.ts';
+import type { MediaService } from '../media/media.service.ts';
+import { HistorySchema, WidgetConfigSchema } from './widget.schemas.ts';
 import { allowWidgetOrigin, isOriginAllowed, widgetAccess, widgetCallerOf, widgetOnlyAccess } from './widget-access.ts';
 
 export interface WidgetRouteDeps {
@@ -24,6 +26,8 @@ export interface WidgetRouteDeps {
   bots: BotService;
   conversations: ConversationService;
   live: LiveSessions;
+  /** The session's uploads, shown again in the history. */
+  media: Pick<MediaService, 'sessionAttachments'>;
   heartbeatMs: number;
   /** The media upload limit, told to the widget so that it refuses a large file before sending it. */
   maxUploadBytes: number;
@@ -31,69 +35,6 @@ export interface WidgetRouteDeps {
 
 /** How long browsers may keep a bot's widget configuration: a change shows within a minute. */
 const CONFIG_MAX_AGE_SEC = 60;
-
-const WidgetConfigSchema = withExamples(
-  Type.Object({
-    bot_id: Type.String(),
-    name: Type.String(),
-    welcome_message: Type.String(),
-    primary_color: Type.String(),
-    widget_style: Type.String(),
-    response_language: Type.String(),
-    lead_capture_enabled: Type.Boolean(),
-    lead_fields: Type.Array(Type.String()),
-    calendar_scheduling_enabled: Type.Boolean(),
-    meeting_url: Type.Union([Type.String(), Type.Null()]),
-    uploads: Type.Object({ max_bytes: Type.Integer(), types: Type.Array(Type.Object({ extension: Type.String(), mime: Type.String() })) }),
-  }),
-  {
-    bot_id: EXAMPLE.botId,
-    name: 'Support',
-    welcome_message: 'Hi! Ask me about orders, shipping and returns.',
-    primary_color: '#2563eb',
-    widget_style: 'classic',
-    response_language: '',
-    lead_capture_enabled: true,
-    lead_fields: ['name', 'email', 'phone'],
-    calendar_scheduling_enabled: false,
-    meeting_url: null,
-    uploads: { max_bytes: 20971520, types: [{ extension: '.png', mime: 'image/png' }] },
-  },
-);
-
-const HistorySchema = withExamples(
-  Type.Object({
-    session_id: Type.String(),
-    taken_over: Type.Boolean(),
-    messages: Type.Array(
-      Type.Object({
-        id: Type.String(),
-        role: Type.String(),
-        author: Type.String(),
-        content: Type.String(),
-        feedback_rating: Type.Union([Type.String(), Type.Null()]),
-        sources: Type.Array(Type.Object({ title: Type.String(), url: Type.String() })),
-        created_at: Type.String(),
-      }),
-    ),
-  }),
-  {
-    session_id: EXAMPLE.sessionId,
-    taken_over: false,
-    messages: [
-      { id: EXAMPLE.messageId, role: 'user', author: 'visitor', content: 'Do you ship to Canada?', feedback_rating: null, sources: [], created_at: EXAMPLE.time },
-      {
-        id: EXAMPLE.replyId,
-        role: 'assistant',
-        author: 'bot',
-        content: 'Yes. We ship to Canada within 5 to 7 business days.',
-        feedback_rating: 'up',
-        sources: [{ title: 'Shipping policy', url: 'https://shop.example.com/shipping' }],
-        created_at: EXAMPLE.later,
-      },
-    ],
-  },
-);
 
 /** Paths a browser on the customer's site calls (each gets a CORS preflight). */
 export const WIDGET_PATHS = [
@@ -130,7 +71,7 @@ export class NotAcceptableError extends DomainError {
 export function widgetRoutes(deps: WidgetRouteDeps) {
   return async function (fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const { chat, bots, conversations, live, heartbeatMs, maxUploadBytes } = deps;
+    const { chat, bots, conversations, live, media, heartbeatMs, maxUploadBytes } = deps;
     const tags = ['widget'];
 
     // Visitors' live streams never end by themselves: a shutting-down instance closes them (the
@@ -208,14 +149,15 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
         tags,
         summary: "A visitor's conversation so far",
         description:
-          "The session's messages, oldest first, with each answer's sources and rating, and whether an operator holds the conversation: what the widget shows after a reload. A session started with a `visitor_id` answers only to that `visitor_id` (404 otherwise).",
+          "The session's messages, oldest first, with each answer's sources and rating, the visitor's uploads (each with a fresh signed `url`, valid for PARLEY_MEDIA_URL_TTL seconds), and whether an operator holds the conversation: what the widget shows after a reload, messages and uploads merged by `created_at`. A session started with a `visitor_id` answers only to that `visitor_id` (404 otherwise).",
         params: Type.Object({ session_id: SessionKeySchema }),
         querystring: Type.Object({ bot_id: Type.Optional(Type.String({ maxLength: 64 })), visitor_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) }),
         response: { 200: HistorySchema, ...errorResponses },
       },
       handler: async (request, reply) => {
         reply.header('cache-control', 'no-store');
-        return conversations.visitorHistory(widgetCallerOf(request).botId, request.params.session_id, request.query.visitor_id);
+        const { botId } = widgetCallerOf(request);
+        return conversations.visitorHistory(botId, request.params.session_id, request.query.visitor_id, (sessionId) => media.sessionAttachments(botId, sessionId));
       },
     });
 

@@ -46,11 +46,22 @@ export interface StoredMessage {
   created_at: string;
 }
 
+/** One of the session's uploads, with a fresh signed link. */
+export interface StoredAttachment {
+  id: string;
+  file_name: string;
+  mime_type: string;
+  size_bytes: number;
+  file_url: string;
+  created_at: string;
+}
+
 /** `GET /api/widget/sessions/{id}/messages`. */
 export interface History {
   session_id: string;
   taken_over: boolean;
   messages: StoredMessage[];
+  attachments: StoredAttachment[];
 }
 
 /** The stream's last event when an answer was stored (decisions.md: `message_id`, `lead_form`). */

@@ -4,12 +4,13 @@
  * rates answers, uploads files and sends the lead form. The components call these actions; the
  * host page reaches some of them through `window.Parley`.
  */
-import { ApiError, type ApiClient, type DoneEvent, type LeadRequest, type Rating, type StoredMessage } from './api-client.ts';
+import { ApiError, type ApiClient, type DoneEvent, type History, type LeadRequest, type Rating, type StoredAttachment, type StoredMessage } from './api-client.ts';
 import type { Emitter, WidgetControls } from './public-api.ts';
 import { itemKey, type FailureKind, type LogItem, type Store } from './store.ts';
 import { randomUuid, type VisitorStorage } from './visitor-storage.ts';
 import { createLiveConnection, type LiveState } from './live-connection.ts';
 import { uploadProblem } from './upload-rules.ts';
+import { chooseLanguage, WORDS } from './words.ts';
 
 /** The service's limit on a message (interface.md section 8). */
 export const MAX_MESSAGE_CHARS = 4000;
@@ -22,6 +23,8 @@ export interface ControllerDeps {
   storage: VisitorStorage;
   store: Store;
   emitter: Emitter;
+  /** The visitor's languages, most preferred first (`navigator.languages`), for the widget's own words. */
+  browserLanguages: readonly string[];
   /** Told whenever the live stream connects or drops (shown on the host element for tests and support). */
   onLiveState?(state: LiveState): void;
 }
@@ -50,8 +53,24 @@ function itemOf(message: StoredMessage): LogItem {
   return { kind: 'message', key: itemKey(), id: message.id, author, text: message.content, sources: message.sources ?? [], rating: message.feedback_rating ?? null };
 }
 
+function uploadOf(file: StoredAttachment): LogItem {
+  return { kind: 'upload', key: itemKey(), name: file.file_name, size: file.size_bytes, progress: 1, status: 'sent', url: file.file_url, mime: file.mime_type };
+}
+
+/** The history's messages and uploads as one log in time order; an upload goes first when both share a millisecond. */
+function historyItems({ messages, attachments = [] }: History): LogItem[] {
+  const items: LogItem[] = [];
+  let next = 0;
+  for (const message of messages) {
+    // ISO 8601 timestamps of one format sort as strings.
+    while (next < attachments.length && attachments[next]!.created_at <= message.created_at) items.push(uploadOf(attachments[next++]!));
+    items.push(itemOf(message));
+  }
+  return items.concat(attachments.slice(next).map(uploadOf));
+}
+
 /** The widget's actions over one bot's endpoints, one visitor's storage and one store. */
-export function createChatController({ api, storage, store, emitter, onLiveState }: ControllerDeps) {
+export function createChatController({ api, storage, store, emitter, browserLanguages, onLiveState }: ControllerDeps) {
   let metadata: Record<string, unknown> | null = null;
   let resolveReady: (ready: boolean) => void = () => {};
   const ready = new Promise<boolean>((resolve) => (resolveReady = resolve));
@@ -109,9 +128,8 @@ export function createChatController({ api, storage, store, emitter, onLiveState
   async function loadConversation(sessionId: string): Promise<void> {
     try {
       const history = await api.history(sessionId, storage.load().visitorId);
-      const items = history.messages.map(itemOf);
       for (const message of history.messages) shown.add(message.id);
-      store.set({ items, takenOver: history.taken_over });
+      store.set({ items: historyItems(history), takenOver: history.taken_over });
       followLive(sessionId);
     } catch (err) {
       // Unknown (never written to, or deleted): the next message starts a new one.
@@ -124,7 +142,7 @@ export function createChatController({ api, storage, store, emitter, onLiveState
   async function start(): Promise<boolean> {
     try {
       const config = await api.config();
-      store.set({ config });
+      store.set({ config, language: chooseLanguage(config.response_language, browserLanguages) });
       const { sessionId } = storage.load();
       if (sessionId) await loadConversation(sessionId);
       resolveReady(true);
@@ -243,18 +261,18 @@ export function createChatController({ api, storage, store, emitter, onLiveState
 
     async upload(file: File): Promise<void> {
       if (!(await ready)) return;
-      const problem = uploadProblem(file, store.get().config!.uploads);
+      const words = WORDS[store.get().language];
+      const problem = uploadProblem(file, store.get().config!.uploads, words);
       const preview = !problem && /^image\//.test(file.type) ? URL.createObjectURL(file) : undefined;
       const key = store.add({ kind: 'upload', key: itemKey(), name: file.name, size: file.size, progress: 0, status: problem ? 'failed' : 'sending', problem: problem ?? undefined, preview });
       if (problem) return;
       const sessionId = ensureSession();
       try {
         const result = await api.upload(file, sessionId, (progress) => store.update(key, { progress }));
-        store.update(key, { status: 'sent', progress: 1, name: result.file_name });
+        store.update(key, { status: 'sent', progress: 1, name: result.file_name, url: result.file_url, mime: result.mime_type });
         followLive(sessionId);
       } catch (err) {
-        const why =
-          failureOf(err) === 'offline' ? 'The file could not be sent: the connection failed.' : err instanceof ApiError ? err.detail : 'The file could not be sent.';
+        const why = failureOf(err) === 'offline' ? words.uploadOffline : err instanceof ApiError ? err.detail : words.uploadFailed;
         store.update(key, { status: 'failed', problem: why });
       }
     },
@@ -279,7 +297,7 @@ export function createChatController({ api, storage, store, emitter, onLiveState
       if (Object.keys(extra).length > 0) lead.extra = extra;
       await api.submitLead(lead);
       store.set({ leadForm: null, leadSent: true });
-      store.add({ kind: 'note', key: itemKey(), text: 'Thank you! We will be in touch.' });
+      store.add({ kind: 'note', key: itemKey(), text: WORDS[store.get().language].leadThanks });
       followLive(sessionId);
       const { session_id: _session, ...details } = lead;
       emitter.emit('lead', details);

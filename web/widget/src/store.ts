@@ -3,6 +3,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import type { Rating, Source, WidgetConfig } from './api-client.ts';
+import type { WidgetLanguage } from './words.ts';
 
 /** Who wrote a message. */
 export type Author = 'visitor' | 'bot' | 'operator';
@@ -33,6 +34,9 @@ export type LogItem =
       problem?: string;
       /** A local preview of an image (a blob: URL). */
       preview?: string;
+      /** The file's signed link and detected type, once the service has it. */
+      url?: string;
+      mime?: string;
     }
   | { kind: 'failure'; key: string; failure: FailureKind; detail?: string; retryText: string }
   | { kind: 'note'; key: string; text: string };
@@ -40,6 +44,8 @@ export type LogItem =
 /** Everything the components draw. */
 export interface WidgetState {
   config: WidgetConfig | null;
+  /** The language of the widget's own words, chosen once the configuration has loaded. */
+  language: WidgetLanguage;
   open: boolean;
   items: LogItem[];
   /** An answer is on its way (the send button waits). */
@@ -55,6 +61,7 @@ export interface WidgetState {
 
 export const initialState: WidgetState = {
   config: null,
+  language: 'en',
   open: false,
   items: [],
   sending: false,

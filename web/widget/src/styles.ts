@@ -100,7 +100,10 @@ svg { display: block; fill: none; stroke: currentColor; stroke-width: 2; stroke-
 .failure button, .text-button { font-weight: 600; text-decoration: underline; padding: 4px 2px; }
 .note { background: var(--bubble); color: var(--fg); }
 .upload { align-self: flex-end; max-width: 85%; background: var(--bubble); display: flex; flex-direction: column; gap: 6px; }
-.upload img { max-width: 160px; max-height: 120px; border-radius: 6px; object-fit: cover; }
+.upload img { align-self: flex-start; max-width: 160px; max-height: 120px; border-radius: 6px; object-fit: cover; }
+.upload .file { display: flex; align-items: center; gap: 8px; }
+.upload .file svg { width: 22px; height: 22px; flex: none; color: var(--muted); }
+.upload a { color: inherit; text-decoration: underline; }
 .upload .status { font-size: 12px; color: var(--muted); }
 .upload.failed .status { color: var(--failure-fg); }
 .progress { height: 4px; border-radius: 2px; background: var(--border); overflow: hidden; }

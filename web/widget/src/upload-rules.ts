@@ -4,13 +4,7 @@
  * the bytes.
  */
 import type { UploadRules } from './api-client.ts';
-
-/** `12 kB`, `3.4 MB`. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} B`;
-  if (bytes < 1_000_000) return `${Math.round(bytes / 1000)} kB`;
-  return `${(bytes / 1_000_000).toFixed(1).replace(/\.0$/, '')} MB`;
-}
+import type { WidgetWords } from './words.ts';
 
 const extensionOf = (name: string) => /\.[^./\\]+$/.exec(name)?.[0].toLowerCase() ?? '';
 
@@ -23,18 +17,18 @@ const BROWSER_ALIASES: Record<string, string[]> = {
   'audio/mpeg': ['audio/mp3'],
 };
 
-/** Why the file cannot be sent, or null when it may be. */
-export function uploadProblem(file: { name: string; size: number; type: string }, rules: UploadRules): string | null {
+/** Why the file cannot be sent (in the widget's words), or null when it may be. */
+export function uploadProblem(file: { name: string; size: number; type: string }, rules: UploadRules, words: WidgetWords): string | null {
   const allowed = rules.types.find((t) => t.extension.toLowerCase() === extensionOf(file.name));
   const reported = file.type.toLowerCase();
   // The browser's type comes from the extension too; an empty one (unknown to the OS) is let through.
   const typeAgrees = allowed && (!reported || reported === allowed.mime || BROWSER_ALIASES[allowed.mime]?.includes(reported));
   if (!typeAgrees) {
     const list = Array.from(new Set(rules.types.map((t) => t.extension))).join(' ');
-    return `This type of file cannot be sent. Allowed: ${list}`;
+    return words.typeRefused(list);
   }
-  if (file.size > rules.max_bytes) return `This file is ${formatBytes(file.size)}; the limit is ${formatBytes(rules.max_bytes)}.`;
-  if (file.size === 0) return 'This file is empty.';
+  if (file.size > rules.max_bytes) return words.tooLarge(words.fileSize(file.size), words.fileSize(rules.max_bytes));
+  if (file.size === 0) return words.emptyFile;
   return null;
 }
 

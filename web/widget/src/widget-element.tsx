@@ -69,6 +69,7 @@ export function startWidget(options: WidgetOptions, emitter: Emitter): WidgetCon
     storage: createVisitorStorage(options.botId),
     store,
     emitter,
+    browserLanguages: navigator.languages?.length ? navigator.languages : [navigator.language],
     onLiveState: (state) => host.setAttribute('data-live', state),
   });
 
@@ -79,6 +80,8 @@ export function startWidget(options: WidgetOptions, emitter: Emitter): WidgetCon
     stopWatching();
     const style = (WIDGET_STYLES as readonly string[]).includes(config.widget_style) ? config.widget_style : WIDGET_STYLES[0];
     host.setAttribute('data-style', style);
+    // The widget's words may be in another language than the page's.
+    host.setAttribute('lang', store.get().language);
     // CSSOM, not a style attribute: allowed under a strict style-src.
     host.style.setProperty('--primary', accessiblePrimary(config.primary_color));
     host.style.setProperty('--accent-dark', accentOnDark(config.primary_color));

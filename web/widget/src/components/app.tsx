@@ -6,8 +6,10 @@
 import { useEffect, useRef } from 'preact/hooks';
 import type { ChatController } from '../chat-controller.ts';
 import { useStore, type Store } from '../store.ts';
+import { WORDS } from '../words.ts';
 import { Launcher } from './launcher.tsx';
 import { Panel } from './panel.tsx';
+import { WordsContext } from './words-context.ts';
 
 export interface AppProps {
   store: Store;
@@ -43,7 +45,7 @@ export function App({ store, controller, host, onLauncherReady }: AppProps) {
 
   if (!state.config) return null;
   return (
-    <>
+    <WordsContext.Provider value={WORDS[state.language]}>
       <Launcher
         name={state.config.name}
         open={state.open}
@@ -53,6 +55,6 @@ export function App({ store, controller, host, onLauncherReady }: AppProps) {
         onEscape={() => controller.close()}
       />
       <Panel state={state} controller={controller} inputRef={inputRef} />
-    </>
+    </WordsContext.Provider>
   );
 }

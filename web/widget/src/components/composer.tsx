@@ -5,6 +5,7 @@ import type { UploadRules } from '../api-client.ts';
 import { MAX_MESSAGE_CHARS } from '../chat-controller.ts';
 import { acceptAttribute } from '../upload-rules.ts';
 import { AttachIcon, SendIcon } from './icons.tsx';
+import { useWords } from './words-context.ts';
 
 export interface ComposerProps {
   sending: boolean;
@@ -17,6 +18,7 @@ export interface ComposerProps {
 const MAX_INPUT_HEIGHT = 120;
 
 export function Composer({ sending, uploads, inputRef, onSend, onAttach }: ComposerProps) {
+  const words = useWords();
   const [text, setText] = useState('');
   const fileRef = useRef<HTMLInputElement>(null);
 
@@ -49,20 +51,20 @@ export function Composer({ sending, uploads, inputRef, onSend, onAttach }: Compo
               if (file) onAttach(file);
             }}
           />
-          <button type="button" class="icon-button attach" aria-label="Attach a file" title="Attach a file" onClick={() => fileRef.current?.click()}>
+          <button type="button" class="icon-button attach" aria-label={words.attach} title={words.attach} onClick={() => fileRef.current?.click()}>
             <AttachIcon />
           </button>
         </>
       )}
       <label class="sr-only" for="parley-input">
-        Your message
+        {words.yourMessage}
       </label>
       <textarea
         id="parley-input"
         ref={inputRef}
         rows={1}
         maxLength={MAX_MESSAGE_CHARS}
-        placeholder="Write a message…"
+        placeholder={words.placeholder}
         value={text}
         onInput={(event) => {
           setText(event.currentTarget.value);
@@ -72,7 +74,7 @@ export function Composer({ sending, uploads, inputRef, onSend, onAttach }: Compo
           if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) submit(event);
         }}
       />
-      <button type="submit" class="icon-button send" aria-label="Send message" title="Send message" disabled={sending || !text.trim()}>
+      <button type="submit" class="icon-button send" aria-label={words.send} title={words.send} disabled={sending || !text.trim()}>
         <SendIcon />
       </button>
     </form>

@@ -33,6 +33,12 @@ export const AttachIcon = () => (
   </Icon>
 );
 
+export const FileIcon = () => (
+  <Icon>
+    <path d="M14 3H6a1 1 0 0 0-1 1v16a1 1 0 0 0 1 1h12a1 1 0 0 0 1-1V8zM14 3v5h5" />
+  </Icon>
+);
+
 export const ThumbUpIcon = () => (
   <Icon>
     <path d="M7 10v10H4V10zM7 10l4-7a2 2 0 0 1 3 2l-1 4h6a2 2 0 0 1 2 2.3l-1.3 7A2 2 0 0 1 17.7 20H7" />

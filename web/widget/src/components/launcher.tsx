@@ -1,6 +1,7 @@
 /** The round (or pill, or square) button that opens and closes the panel, with a count of unread operator messages. */
 import type { Ref } from 'preact';
 import { ChatIcon, CloseIcon } from './icons.tsx';
+import { useWords } from './words-context.ts';
 
 export interface LauncherProps {
   name: string;
@@ -12,7 +13,8 @@ export interface LauncherProps {
 }
 
 export function Launcher({ name, open, unread, buttonRef, onToggle, onEscape }: LauncherProps) {
-  const label = open ? 'Close chat' : unread > 0 ? `Open chat with ${name} (${unread} new)` : `Open chat with ${name}`;
+  const words = useWords();
+  const label = open ? words.closeChat : words.openChat(name, unread);
   return (
     <button
       ref={buttonRef}
@@ -28,7 +30,7 @@ export function Launcher({ name, open, unread, buttonRef, onToggle, onEscape }: 
     >
       {open ? <CloseIcon /> : <ChatIcon />}
       <span class="launcher-label" aria-hidden="true">
-        {open ? 'Close' : 'Chat'}
+        {open ? words.launcherClose : words.launcherOpen}
       </span>
       {unread > 0 && !open && (
         <span class="badge" aria-hidden="true">

@@ -1,14 +1,18 @@
 /** The lead form: the bot's `lead_fields`, sent to `/api/widget/leads`; the service's refusal shown as it words it. */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from '../api-client.ts';
+import type { WidgetWords } from '../words.ts';
+import { useWords } from './words-context.ts';
 
-const FIELD_INPUTS: Record<string, { label: string; type: string; autocomplete: string }> = {
-  name: { label: 'Name', type: 'text', autocomplete: 'name' },
-  email: { label: 'Email', type: 'email', autocomplete: 'email' },
-  phone: { label: 'Phone', type: 'tel', autocomplete: 'tel' },
+const FIELD_INPUTS: Record<string, { type: string; autocomplete: string }> = {
+  name: { type: 'text', autocomplete: 'name' },
+  email: { type: 'email', autocomplete: 'email' },
+  phone: { type: 'tel', autocomplete: 'tel' },
 };
 
-const labelOf = (field: string) => FIELD_INPUTS[field]?.label ?? field.replace(/[_-]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
+/** The contact fields in the widget's words; the bot's other fields by their own name. */
+const labelOf = (field: string, words: WidgetWords) =>
+  field === 'name' || field === 'email' || field === 'phone' ? words.leadFields[field] : field.replace(/[_-]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
 export interface LeadFormProps {
   fields: string[];
@@ -19,6 +23,7 @@ export interface LeadFormProps {
 }
 
 export function LeadForm({ fields, focusFirst, onSubmit, onCancel }: LeadFormProps) {
+  const words = useWords();
   const formRef = useRef<HTMLFormElement>(null);
   const [values, setValues] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState('');
@@ -35,19 +40,19 @@ export function LeadForm({ fields, focusFirst, onSubmit, onCancel }: LeadFormPro
     try {
       await onSubmit(values);
     } catch (err) {
-      setProblem(err instanceof ApiError && err.status !== 0 ? err.detail : 'Your details could not be sent. Please try again.');
+      setProblem(err instanceof ApiError && err.status !== 0 ? err.detail : words.leadFailed);
       setBusy(false);
     }
   }
 
   return (
     <form class="lead-form" ref={formRef} aria-labelledby="parley-lead-title" onSubmit={submit}>
-      <h3 id="parley-lead-title">Leave your details and we will get back to you</h3>
+      <h3 id="parley-lead-title">{words.leadTitle}</h3>
       {fields.map((field) => {
         const input = FIELD_INPUTS[field];
         return (
           <label key={field}>
-            {labelOf(field)}
+            {labelOf(field, words)}
             <input
               name={field}
               type={input?.type ?? 'text'}
@@ -66,10 +71,10 @@ export function LeadForm({ fields, focusFirst, onSubmit, onCancel }: LeadFormPro
       )}
       <div class="actions">
         <button type="button" class="text-button" onClick={onCancel}>
-          Not now
+          {words.notNow}
         </button>
         <button type="submit" class="primary-button" disabled={busy}>
-          Send details
+          {words.sendDetails}
         </button>
       </div>
     </form>

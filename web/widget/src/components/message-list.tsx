@@ -3,32 +3,44 @@
  * messages and finished answers without losing their place), kept scrolled to the newest entry.
  */
 import { useEffect, useRef } from 'preact/hooks';
-import type { FailureKind, LogItem } from '../store.ts';
-import { formatBytes } from '../upload-rules.ts';
+import { safeHttpUrl } from '../markdown.ts';
+import type { LogItem } from '../store.ts';
+import { FileIcon } from './icons.tsx';
 import { Message } from './message.tsx';
-
-const FAILURE_TEXT: Record<FailureKind, string> = {
-  quota: 'This assistant has answered all the messages it can for now. Please try again later.',
-  answer: 'Sorry, something went wrong while answering.',
-  offline: 'The message could not be sent: you seem to be offline.',
-  busy: 'You are sending messages quickly. Please wait a moment.',
-  refused: 'This chat is not available on this page.',
-};
+import { useWords } from './words-context.ts';
 
 type UploadItem = Extract<LogItem, { kind: 'upload' }>;
 
+/**
+ * An attached file: an image as a preview (the local copy while it is sent, the signed link when
+ * shown again after a reload), any other file as a chip; the name links to the file once stored.
+ */
 function Upload({ item }: { item: UploadItem }) {
-  const status = item.status === 'sending' ? `Sending… ${Math.round(item.progress * 100)}%` : item.status === 'sent' ? 'Sent' : item.problem;
+  const words = useWords();
+  const percent = Math.round(item.progress * 100);
+  const status = item.status === 'sending' ? words.sending(percent) : item.status === 'sent' ? words.sent : item.problem;
+  const href = item.url ? safeHttpUrl(item.url) : null;
+  const image = item.status === 'failed' ? undefined : (item.preview ?? (href && item.mime?.startsWith('image/') ? href : undefined));
   return (
     <div class={`upload ${item.status}`}>
-      {item.preview && item.status !== 'failed' && <img src={item.preview} alt="" onLoad={() => URL.revokeObjectURL(item.preview!)} />}
-      <span>
-        <span class="sr-only">File: </span>
-        {item.name} · {formatBytes(item.size)}
+      {image && <img src={image} alt="" onLoad={() => item.preview && URL.revokeObjectURL(item.preview)} />}
+      <span class={image ? 'file' : 'file chip'}>
+        {!image && <FileIcon />}
+        <span>
+          <span class="sr-only">{words.said(words.file)}</span>
+          {href ? (
+            <a href={href} target="_blank" rel="noopener noreferrer">
+              {item.name}
+            </a>
+          ) : (
+            item.name
+          )}{' '}
+          · {words.fileSize(item.size)}
+        </span>
       </span>
       {item.status === 'sending' && (
-        <div class="progress" role="progressbar" aria-label={`Sending ${item.name}`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(item.progress * 100)}>
-          <div style={{ width: `${Math.round(item.progress * 100)}%` }} />
+        <div class="progress" role="progressbar" aria-label={words.sendingFile(item.name)} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+          <div style={{ width: `${percent}%` }} />
         </div>
       )}
       <span class="status">{status}</span>
@@ -47,6 +59,7 @@ export interface MessageListProps {
 }
 
 export function MessageList({ items, open, welcome, botName, onRate, onRetry }: MessageListProps) {
+  const words = useWords();
   const ref = useRef<HTMLDivElement>(null);
   const last = items[items.length - 1];
   const lastText = last?.kind === 'message' ? last.text.length : 0;
@@ -56,7 +69,7 @@ export function MessageList({ items, open, welcome, botName, onRate, onRetry }: 
   }, [items.length, lastText, open]);
 
   return (
-    <div class="log" role="log" aria-live="polite" aria-relevant="additions text" aria-label="Conversation" ref={ref} tabIndex={0}>
+    <div class="log" role="log" aria-live="polite" aria-relevant="additions text" aria-label={words.conversation} ref={ref} tabIndex={0}>
       {welcome && <Message item={{ kind: 'message', key: 'welcome', id: null, author: 'bot', text: welcome }} botName={botName} onRate={onRate} />}
       {items.map((item) => {
         switch (item.kind) {
@@ -73,9 +86,9 @@ export function MessageList({ items, open, welcome, botName, onRate, onRetry }: 
           case 'failure':
             return (
               <div key={item.key} class="failure" role="alert">
-                <span>{item.detail ? `${FAILURE_TEXT[item.failure]} (${item.detail})` : FAILURE_TEXT[item.failure]}</span>
+                <span>{item.detail ? `${words.failures[item.failure]} (${item.detail})` : words.failures[item.failure]}</span>
                 <button type="button" onClick={() => onRetry(item.key)}>
-                  Try again
+                  {words.tryAgain}
                 </button>
               </div>
             );

@@ -7,6 +7,7 @@ import type { Rating, Source } from '../api-client.ts';
 import { renderMarkdown, safeHttpUrl } from '../markdown.ts';
 import type { LogItem } from '../store.ts';
 import { ThumbDownIcon, ThumbUpIcon } from './icons.tsx';
+import { useWords } from './words-context.ts';
 
 type MessageItem = Extract<LogItem, { kind: 'message' }>;
 
@@ -23,11 +24,12 @@ function MarkdownText({ text }: { text: string }) {
 }
 
 function Sources({ sources }: { sources: Source[] }) {
+  const words = useWords();
   const unique = sources.filter((s, i) => sources.findIndex((o) => o.title === s.title && o.url === s.url) === i);
   if (unique.length === 0) return null;
   return (
     <div class="sources">
-      <span class="author">Sources</span>
+      <span class="author">{words.sources}</span>
       <ul>
         {unique.map((source) => {
           const href = safeHttpUrl(source.url);
@@ -50,12 +52,13 @@ function Sources({ sources }: { sources: Source[] }) {
 }
 
 function Feedback({ rating, onRate }: { rating: Rating; onRate: (rating: 'up' | 'down') => void }) {
+  const words = useWords();
   return (
-    <div class="feedback" role="group" aria-label="Was this answer helpful?">
-      <button type="button" aria-label="Helpful" title="Helpful" aria-pressed={rating === 'up'} onClick={() => onRate('up')}>
+    <div class="feedback" role="group" aria-label={words.wasHelpful}>
+      <button type="button" aria-label={words.helpful} title={words.helpful} aria-pressed={rating === 'up'} onClick={() => onRate('up')}>
         <ThumbUpIcon />
       </button>
-      <button type="button" aria-label="Not helpful" title="Not helpful" aria-pressed={rating === 'down'} onClick={() => onRate('down')}>
+      <button type="button" aria-label={words.notHelpful} title={words.notHelpful} aria-pressed={rating === 'down'} onClick={() => onRate('down')}>
         <ThumbDownIcon />
       </button>
     </div>
@@ -63,10 +66,11 @@ function Feedback({ rating, onRate }: { rating: Rating; onRate: (rating: 'up' | 
 }
 
 export function Message({ item, botName, onRate }: { item: MessageItem; botName: string; onRate: (key: string, rating: 'up' | 'down') => void }) {
+  const words = useWords();
   if (item.author === 'visitor') {
     return (
       <div class="message from-visitor">
-        <span class="sr-only">You: </span>
+        <span class="sr-only">{words.said(words.you)}</span>
         {item.text}
       </div>
     );
@@ -74,9 +78,9 @@ export function Message({ item, botName, onRate }: { item: MessageItem; botName:
   const waiting = item.streaming && item.text === '';
   return (
     <div class={`message from-${item.author}`} aria-busy={item.streaming ? 'true' : undefined}>
-      <span class={item.author === 'operator' ? 'author' : 'sr-only'}>{item.author === 'operator' ? 'Team' : `${botName}:`}</span>
+      <span class={item.author === 'operator' ? 'author' : 'sr-only'}>{item.author === 'operator' ? words.team : words.said(botName)}</span>
       {waiting ? (
-        <span class="typing" aria-label="Writing an answer">
+        <span class="typing" aria-label={words.writing}>
           •••
         </span>
       ) : (

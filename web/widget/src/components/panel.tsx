@@ -10,6 +10,7 @@ import { CloseIcon } from './icons.tsx';
 import { Composer } from './composer.tsx';
 import { LeadForm } from './lead-form.tsx';
 import { MessageList } from './message-list.tsx';
+import { useWords } from './words-context.ts';
 
 export interface PanelProps {
   state: WidgetState;
@@ -19,6 +20,7 @@ export interface PanelProps {
 
 export function Panel({ state, controller, inputRef }: PanelProps) {
   const config = state.config!;
+  const words = useWords();
   const meetingUrl = config.calendar_scheduling_enabled && config.meeting_url ? safeHttpUrl(config.meeting_url) : null;
   return (
     <div
@@ -41,13 +43,13 @@ export function Panel({ state, controller, inputRef }: PanelProps) {
         <h2 class="title" id="parley-title">
           {config.name}
         </h2>
-        <button type="button" class="icon-button" aria-label="Close chat" title="Close chat" onClick={() => controller.close()}>
+        <button type="button" class="icon-button" aria-label={words.closeChat} title={words.closeChat} onClick={() => controller.close()}>
           <CloseIcon />
         </button>
       </div>
       {state.takenOver && (
         <p class="notice" role="status">
-          A person from the team has joined the conversation and will reply here.
+          {words.takeover}
         </p>
       )}
       <MessageList
@@ -71,12 +73,12 @@ export function Panel({ state, controller, inputRef }: PanelProps) {
         <p class="lead-action">
           {config.lead_capture_enabled && !state.leadSent && (
             <button type="button" class="text-button" onClick={controller.showLeadForm}>
-              Leave your details
+              {words.leaveDetails}
             </button>
           )}
           {meetingUrl && (
             <a class="text-button" href={meetingUrl} target="_blank" rel="noopener noreferrer">
-              Book a meeting
+              {words.bookMeeting}
             </a>
           )}
         </p>
