@@ -7,18 +7,20 @@
 // .tmp/artifacts/dashboard/ (not committed).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { pkcePair, registerClient } from '../../testing/oauth.ts';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-const WAIT_MS = 20_000;
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const ARTIFACTS = fileURLToPath(new URL('../../../.tmp/artifacts/dashboard/', import.meta.url));
+import {
+  dashboardBrowserSkip,
+  heading,
+  launchDashboardBrowser,
+  nav,
+  sameOriginContext,
+  shot,
+  WAIT_MS,
+  watchedPage as watched,
+  type Watched,
+} from '../../testing/dashboard-browser.ts';
 
 const OWNER = { name: 'Ada Owner', email: 'ada@kestrel.example', password: 'correct horse battery' };
 const AGENT = { email: 'sam@kestrel.example', password: 'agent passphrase' };
@@ -26,16 +28,7 @@ const SHIPPING = '# Shipping\nOrders leave our Leeds warehouse within 2 working 
 const RETURNS = '# Returns\nYou can return any item within 30 days of delivery with the prepaid label in the parcel.';
 const HOURS = 'Our support team answers Monday to Friday, 9:00 to 18:00 UK time.';
 
-// A fresh clone may lack Chromium (`npm test` then says so and skips); CI sets PARLEY_REQUIRE_BROWSER=1.
-const browserMissing = !existsSync(CHROMIUM) && process.env.PARLEY_REQUIRE_BROWSER !== '1';
-
-interface Watched {
-  page: Page;
-  /** Requests to other origins, CSP violations, console and page errors, failed requests, 4xx/5xx answers. */
-  problems: string[];
-}
-
-describe('Dashboard in a browser', { skip: browserMissing ? `no Chromium at ${CHROMIUM}` : false }, () => {
+describe('Dashboard in a browser', { skip: dashboardBrowserSkip }, () => {
   let t: TestApp;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
@@ -43,12 +36,8 @@ describe('Dashboard in a browser', { skip: browserMissing ? `no Chromium at ${CH
   let inviteLink = '';
 
   before(async () => {
-    // The service serves the built bundles: build what is older than its sources (as npm test does).
-    const built = spawnSync(process.execPath, ['scripts/build-web.mjs', '--if-stale'], { cwd: ROOT, stdio: 'inherit' });
-    assert.equal(built.status, 0, 'the browser code builds');
-    mkdirSync(ARTIFACTS, { recursive: true });
     t = await startTestApp({ env: { PARLEY_SIGNUP: 'first' } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchDashboardBrowser();
   });
   after(async () => {
     for (const context of contexts) await context.close();
@@ -56,56 +45,15 @@ describe('Dashboard in a browser', { skip: browserMissing ? `no Chromium at ${CH
     await t?.close();
   });
 
-  async function newContext(viewport = { width: 1280, height: 900 }): Promise<BrowserContext> {
-    const context = await browser.newContext({ viewport });
+  async function newContext(viewport?: { width: number; height: number }): Promise<BrowserContext> {
+    const context = await sameOriginContext(browser, t, viewport);
     contexts.push(context);
-    const origin = new URL(t.url).origin;
-    await context.route('**/*', (route) => {
-      if (new URL(route.request().url()).origin === origin) return route.continue();
-      return route.abort('blockedbyclient');
-    });
     return context;
   }
 
   /** A page that records everything that goes wrong; `expected` lists answers the test provokes on purpose. */
-  async function watchedPage(context: BrowserContext, expected: RegExp[] = []): Promise<Watched> {
-    const page = await context.newPage();
-    const origin = new URL(t.url).origin;
-    const problems: string[] = [];
-    const allowed = (text: string) => expected.some((re) => re.test(text));
-    const note = (text: string) => {
-      if (!allowed(text)) problems.push(text);
-    };
-    page.on('request', (request) => {
-      if (new URL(request.url()).origin !== origin) note(`request to another origin: ${request.url()}`);
-    });
-    page.on('console', (message) => {
-      if (message.type() === 'error') note(`console error: ${message.text()} at ${message.location().url}`);
-    });
-    page.on('pageerror', (error) => note(`page error: ${error.message}`));
-    page.on('requestfailed', (request) => {
-      // Requests still open when the page moves on (event streams, the preview frame, a list
-      // loading) are aborted by the browser: that is not a failure.
-      const reason = request.failure()?.errorText ?? '';
-      if (reason === 'net::ERR_ABORTED') return;
-      note(`failed: ${request.url()} (${reason})`);
-    });
-    page.on('response', (response) => {
-      if (response.status() >= 400) note(`${response.status()}: ${response.request().method()} ${response.url()}`);
-    });
-    await page.exposeFunction('reportCspViolation', (text: string) => note(`CSP violation: ${text}`));
-    await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (event) => {
-        const report = (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation;
-        report(`${event.effectiveDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile}:${event.lineNumber}`);
-      });
-    });
-    return { page, problems };
-  }
+  const watchedPage = (context: BrowserContext, expected: RegExp[] = []): Promise<Watched> => watched(context, t, expected);
 
-  const shot = (page: Page, name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
-  const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name }).waitFor({ timeout: WAIT_MS });
-  const nav = (page: Page, name: string) => page.locator('#sidebar').getByRole('link', { name, exact: true }).click();
   const preview = (page: Page): FrameLocator => page.frameLocator('iframe.preview-frame');
   // The signed-out app asks who is signed in once, and is told 401: that is how it knows.
   const SIGNED_OUT = /\b401\b.*\/api\/auth\/me$/;

@@ -25,6 +25,43 @@ export async function acceptInvitation(db: Db, tokenHash: string, email: string,
   return { accountId: row.account_id, role: row.role as Role, tabs: JSON.parse(row.tabs) as Tab[] };
 }
 
+/** The account's invitations still open at `nowIso` (not accepted, not expired), without their token hash. */
+function pendingInvitations(db: Db, accountId: string, nowIso: string) {
+  return db
+    .selectFrom('invitations')
+    .select(['id', 'email', 'role', 'tabs', 'created_at', 'expires_at'])
+    .where('account_id', '=', accountId)
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', nowIso);
+}
+
+type InvitationRow = { id: string; email: string; role: 'admin' | 'agent'; tabs: string; created_at: string; expires_at: string };
+const invitationOf = (row: InvitationRow) => ({ ...row, tabs: JSON.parse(row.tabs) as Tab[] });
+
+/** The account's invitations still open at `nowIso`, newest first. */
+export async function listPendingInvitations(db: Db, accountId: string, nowIso: string) {
+  const rows = await pendingInvitations(db, accountId, nowIso).orderBy('created_at', 'desc').orderBy('email').execute();
+  return rows.map(invitationOf);
+}
+
+/** One of the account's invitations still open at `nowIso`, or undefined. */
+export async function findPendingInvitation(db: Db, accountId: string, id: string, nowIso: string) {
+  const row = await pendingInvitations(db, accountId, nowIso).where('id', '=', id).executeTakeFirst();
+  return row && invitationOf(row);
+}
+
+/** Deletes the invitation if it is still open at `nowIso`, so that its token stops working; false when it was not. */
+export async function deletePendingInvitation(db: Db, accountId: string, id: string, nowIso: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('invitations')
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', nowIso)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
 export async function listMembers(db: Db, accountId: string) {
   const rows = await db
     .selectFrom('memberships as m')

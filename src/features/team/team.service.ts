@@ -60,6 +60,23 @@ export function createTeamService({ db, clock }: { db: Db; clock: Clock }) {
       return { id: invitation.id, email: invitation.email, role: invitation.role, tabs: invitation.tabs, token, expires_at: invitation.expires_at };
     },
 
+    /** The account's invitations not yet accepted nor expired (never their token). */
+    listInvitations(user: DashboardPrincipal) {
+      assertManager(user);
+      return repo.listPendingInvitations(db, user.accountId, isoAt(clock.now()));
+    },
+
+    /** Deletes a pending invitation, so that its link no longer works; only the owner revokes one for an admin. */
+    async revokeInvitation(user: DashboardPrincipal, invitationId: string): Promise<void> {
+      assertManager(user);
+      const nowIso = isoAt(clock.now());
+      const invitation = await repo.findPendingInvitation(db, user.accountId, invitationId, nowIso);
+      if (!invitation) throw new NotFoundError('Invitation not found');
+      if (invitation.role === 'admin' && user.role !== 'owner') throw new ForbiddenError('Only the owner can revoke an invitation to be an admin');
+      // Accepted in the meantime: the new member stays, and is removed as a member if need be.
+      if (!(await repo.deletePendingInvitation(db, user.accountId, invitationId, nowIso))) throw new NotFoundError('Invitation not found');
+    },
+
     list(user: DashboardPrincipal) {
       assertTab(user, 'team');
       return repo.listMembers(db, user.accountId);

@@ -60,8 +60,12 @@ export interface ScreenDef {
   /** The path segment after `/app/bots/{bot_id}/` (bot screens) or `/app/` (account screens). */
   segment: string;
   label: string;
+  /** The tab whose navigation group lists the screen; holding it opens the screen, unless `roles` says otherwise. */
   tab: Tab;
-  /** Only these roles see the screen (the API refuses the others too). */
+  /**
+   * A screen whose API asks for a role and no tab: members with one of these roles open it whatever
+   * their tabs, and no one else does (the API refuses them too).
+   */
   roles?: readonly Role[];
   scope: 'bot' | 'account';
 }
@@ -74,6 +78,7 @@ export const SCREENS: readonly ScreenDef[] = [
   { segment: 'knowledge', label: 'Knowledge', tab: 'knowledge', scope: 'bot' },
   { segment: 'customizer', label: 'Customizer', tab: 'customizer', scope: 'bot' },
   { segment: 'settings', label: 'Settings', tab: 'settings', scope: 'bot' },
+  // `/api/keys` serves owners and admins, with or without the Settings tab.
   { segment: 'keys', label: 'API keys', tab: 'settings', roles: ['owner', 'admin'], scope: 'bot' },
   { segment: 'voice', label: 'Voice Agent', tab: 'voice_agent', scope: 'bot' },
   { segment: 'webhooks', label: 'Webhooks', tab: 'webhooks', scope: 'bot' },
@@ -82,9 +87,9 @@ export const SCREENS: readonly ScreenDef[] = [
   { segment: 'billing', label: 'Billing', tab: 'billing', scope: 'account' },
 ];
 
-/** True when the member may open the screen. */
+/** True when the member may open the screen: exactly the members its API serves. */
 export function canOpen(me: Me, screen: ScreenDef): boolean {
-  return holds(me, screen.tab) && (!screen.roles || screen.roles.includes(me.role));
+  return screen.roles ? screen.roles.includes(me.role) : holds(me, screen.tab);
 }
 
 /** Where a bot opens for this member: the first bot screen they may see, or null. */

@@ -94,6 +94,15 @@ export async function api<K extends OperationId>(
   return (type.includes('json') ? await res.json() : await res.text()) as ResponseOf<K>;
 }
 
+/**
+ * The body field a validation message of the API names (`field 'price' must be number` gives
+ * `price`), so that a form can show the message beside that field; null when it names none.
+ */
+export function fieldNamed(detail: string | null | undefined): string | null {
+  const match = detail ? /\bfields? '([^']+)'/.exec(detail) : null;
+  return match ? match[1]! : null;
+}
+
 /** A user-facing sentence for any failure. */
 export function messageOf(error: unknown): string {
   if (error instanceof ApiError) return error.detail;

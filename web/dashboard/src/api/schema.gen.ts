@@ -1133,6 +1133,22 @@ export interface Operations {
       expires_at: string;
     };
   };
+  listInvitations: {
+    /** List the account's pending invitations */
+    path: never;
+    query: never;
+    body: never;
+    response: {
+      invitations: {
+        id: string;
+        email: string;
+        role: string;
+        tabs: string[];
+        created_at: string;
+        expires_at: string;
+      }[];
+    };
+  };
   listMembers: {
     /** List the account's members */
     path: never;
@@ -1206,6 +1222,18 @@ export interface Operations {
     body: never;
     response: {
       success: boolean;
+    };
+  };
+  revokeInvitation: {
+    /** Revoke a pending invitation */
+    path: {
+      id: string;
+    };
+    query: never;
+    body: never;
+    response: {
+      success: boolean;
+      id: string;
     };
   };
   signup: {
@@ -1340,11 +1368,13 @@ export const OPERATIONS: { readonly [K in keyof Operations]: readonly [method: s
   dashboardUsage: ["GET", "/api/dashboard/usage"],
   getScorecard: ["GET", "/api/admin/analytics/scorecard"],
   inviteMember: ["POST", "/api/dashboard/invitations"],
+  listInvitations: ["GET", "/api/dashboard/invitations"],
   listMembers: ["GET", "/api/dashboard/members"],
   login: ["POST", "/api/auth/login"],
   logout: ["POST", "/api/auth/logout"],
   me: ["GET", "/api/auth/me"],
   removeMember: ["DELETE", "/api/dashboard/members/{user_id}"],
+  revokeInvitation: ["DELETE", "/api/dashboard/invitations/{id}"],
   signup: ["POST", "/api/auth/signup"],
   signupStatus: ["GET", "/api/auth/signup-status"],
   updateMember: ["PATCH", "/api/dashboard/members/{user_id}"],

@@ -7,7 +7,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { Link } from './link.tsx';
 import { navigate } from '../router.ts';
-import { canOpen, SCREENS, TAB_LABELS, useSession, type ScreenDef, type Tab } from '../session.tsx';
+import { canOpen, holds, SCREENS, TAB_LABELS, useSession, type ScreenDef, type Tab } from '../session.tsx';
 
 const TAB_ORDER: Tab[] = ['inbox', 'knowledge', 'customizer', 'settings', 'voice_agent', 'webhooks', 'byok', 'team', 'billing'];
 
@@ -44,9 +44,11 @@ export function Layout({ path, botId, children }: { path: string; botId: string 
   const renderGroup = ({ tab, screens }: { tab: Tab; screens: ScreenDef[] }) => {
     const [head, ...rest] = screens;
     const href = hrefOf(head!, botId);
+    // A member without the tab may still open one of its screens (API keys for an admin without Settings): name that screen.
+    const label = holds(me, tab) ? TAB_LABELS[tab] : head!.label;
     return (
       <li key={tab} data-tab={tab}>
-        <NavLink href={href} path={path} label={TAB_LABELS[tab]} onChoose={closeMenu} />
+        <NavLink href={href} path={path} label={label} onChoose={closeMenu} />
         {rest.length > 0 && (
           <ul class="subnav">
             {rest.map((screen) => (

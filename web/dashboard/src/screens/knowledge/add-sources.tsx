@@ -142,10 +142,13 @@ function AddFiles({ botId, onAdded }: { botId: string; onAdded(source: Source): 
         }}
       >
         <p>Drop PDF, Word (DOCX), Markdown, text or CSV files here, several at once,</p>
+        {/* Hidden: the button below opens it, so that Tab never stops on an invisible control. */}
         <input
           ref={input}
           id="knowledge-files"
           class="visually-hidden"
+          tabIndex={-1}
+          aria-hidden="true"
           type="file"
           multiple
           accept=".pdf,.docx,.md,.markdown,.txt,.csv,.html,.htm,application/pdf,text/plain,text/csv,text/markdown"

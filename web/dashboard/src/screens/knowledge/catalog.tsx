@@ -1,15 +1,19 @@
 /**
- * The product catalog: items the bot answers about (products with prices, media), added here or
- * by the business's system through the signed catalog webhook, whose secret owners and admins rotate.
+ * The product catalog: items the bot answers about (products with prices, media), added and edited
+ * here or by the business's system through the signed catalog webhook, whose secret owners and
+ * admins rotate.
  */
-import { useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import { api, type ResponseOf } from '../../api/client.ts';
 import { useAction, useLoad } from '../../hooks.ts';
-import { ConfirmButton } from '../../components/dialog.tsx';
-import { Button, Empty, ErrorNotice, Loading, SecretOnce, Section, Select, TextArea, TextField } from '../../components/ui.tsx';
+import { ConfirmButton, Dialog } from '../../components/dialog.tsx';
+import { placeError, useFocusInvalid } from '../../components/form-error.ts';
+import { Button, Empty, ErrorNotice, Loading, SecretOnce, Section, Select } from '../../components/ui.tsx';
 import { isManager, useSession } from '../../session.tsx';
+import { createBodyOf, draftOf, ITEM_FIELDS, ItemFields, updateBodyOf, type Item, type ItemDraft, type Kind } from './catalog-item-form.tsx';
 
-type Item = ResponseOf<'dashboardListCatalogItems'>['items'][number];
+const nameOf = (item: Item) => item.name ?? item.title ?? 'item';
+
 type Secret = ResponseOf<'dashboardRotateCatalogSecret'>;
 
 export function CatalogSection({ botId }: { botId: string }) {
@@ -17,6 +21,7 @@ export function CatalogSection({ botId }: { botId: string }) {
   const items = useLoad(() => api('dashboardListCatalogItems', { path: { bot_id: botId }, query: { limit: 200 } }), [botId]);
   const [secret, setSecret] = useState<Secret | null>(null);
   const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<Item | null>(null);
 
   return (
     <Section
@@ -59,7 +64,7 @@ export function CatalogSection({ botId }: { botId: string }) {
             </thead>
             <tbody>
               {items.data.items.map((item) => (
-                <tr key={item.id}>
+                <tr key={item.id} data-item={nameOf(item)}>
                   <th scope="row" class="cell-name">
                     {item.url ? (
                       <a href={item.url} target="_blank" rel="noopener noreferrer">
@@ -74,11 +79,14 @@ export function CatalogSection({ botId }: { botId: string }) {
                   <td>{item.price !== null ? `${item.price.toLocaleString()} ${item.currency ?? ''}` : <span class="muted">—</span>}</td>
                   <td>{item.sku ?? <span class="muted">—</span>}</td>
                   <td>{item.external_id ? <code>{item.external_id}</code> : <span class="muted">—</span>}</td>
-                  <td>
+                  <td class="cell-actions">
+                    <Button small onClick={() => setEditing(item)} aria-label={`Edit ${nameOf(item)}`}>
+                      Edit
+                    </Button>
                     <ConfirmButton
                       small
                       label="Delete"
-                      ariaLabel={`Delete ${item.name ?? item.title ?? 'item'}`}
+                      ariaLabel={`Delete ${nameOf(item)}`}
                       title="Delete this item?"
                       message={<p>The bot stops answering about it at once.</p>}
                       confirmLabel="Delete item"
@@ -93,6 +101,17 @@ export function CatalogSection({ botId }: { botId: string }) {
             </tbody>
           </table>
         </div>
+      )}
+      {editing && (
+        <EditItem
+          botId={botId}
+          item={editing}
+          onClose={() => setEditing(null)}
+          onSaved={(item) => {
+            items.setData((previous) => previous && { ...previous, items: previous.items.map((i) => (i.id === item.id ? item : i)) });
+            setEditing(null);
+          }}
+        />
       )}
       {isManager(me) && (
         <div class="subsection">
@@ -126,54 +145,59 @@ export function CatalogSection({ botId }: { botId: string }) {
 }
 
 function AddItem({ botId, onAdded }: { botId: string; onAdded(item: Item): void }) {
-  const [kind, setKind] = useState<'product' | 'media'>('product');
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [price, setPrice] = useState('');
-  const [currency, setCurrency] = useState('');
-  const [sku, setSku] = useState('');
-  const [url, setUrl] = useState('');
-  const [externalId, setExternalId] = useState('');
-  const add = useAction(async () => {
-    const common = { ...(description.trim() && { description }), ...(externalId.trim() && { external_id: externalId.trim() }) };
-    const body =
-      kind === 'product'
-        ? {
-            kind,
-            name,
-            ...common,
-            ...(price.trim() && { price: Number(price) }),
-            ...(currency.trim() && { currency: currency.trim().toUpperCase() }),
-            ...(sku.trim() && { sku }),
-            ...(url.trim() && { url: url.trim() }),
-          }
-        : { kind, title: name, url: url.trim(), ...common };
-    onAdded(await api('dashboardCreateCatalogItem', { path: { bot_id: botId }, body }));
-  });
+  const [kind, setKind] = useState<Kind>('product');
+  const [draft, setDraft] = useState<ItemDraft>(() => draftOf());
+  const form = useRef<HTMLFormElement>(null);
+  const add = useAction(async () => onAdded(await api('dashboardCreateCatalogItem', { path: { bot_id: botId }, body: createBodyOf(kind, draft) })));
+  const placed = placeError(add.error, ITEM_FIELDS[kind]);
+  useFocusInvalid(form, add.error);
   return (
     <form
+      ref={form}
       class="subsection"
+      aria-label="Add a catalog item"
       onSubmit={(event) => {
         event.preventDefault();
         void add.run();
       }}
     >
-      <Select label="Kind" value={kind} onValue={(v) => setKind(v as 'product' | 'media')} options={[{ value: 'product', label: 'Product' }, { value: 'media', label: 'Media (video, image, document link)' }]} />
-      <TextField label={kind === 'product' ? 'Name' : 'Title'} required maxLength={500} value={name} onValue={setName} />
-      <TextArea label="Description" rows={2} value={description} onValue={setDescription} />
-      {kind === 'product' && (
-        <div class="field-row">
-          <TextField label="Price" type="number" min={0} step="any" value={price} onValue={setPrice} />
-          <TextField label="Currency" maxLength={3} placeholder="EUR" value={currency} onValue={setCurrency} />
-          <TextField label="SKU" value={sku} onValue={setSku} />
-        </div>
-      )}
-      <TextField label="Link" type="url" required={kind === 'media'} value={url} onValue={setUrl} />
-      <TextField label="External id" hint="Optional: your system's id, which the catalog webhook matches." maxLength={256} value={externalId} onValue={setExternalId} />
-      <ErrorNotice error={add.error} />
+      <Select label="Kind" value={kind} onValue={(v) => setKind(v as Kind)} options={[{ value: 'product', label: 'Product' }, { value: 'media', label: 'Media (video, image, document link)' }]} />
+      <ItemFields kind={kind} draft={draft} onChange={setDraft} placed={placed} />
+      <ErrorNotice error={placed.formError} />
       <Button type="submit" variant="primary" busy={add.busy}>
         Add item
       </Button>
     </form>
+  );
+}
+
+/** Changes an item's fields in a dialog; the API's message for a field shows under it. */
+function EditItem({ botId, item, onClose, onSaved }: { botId: string; item: Item; onClose(): void; onSaved(item: Item): void }) {
+  const [draft, setDraft] = useState<ItemDraft>(() => draftOf(item));
+  const form = useRef<HTMLFormElement>(null);
+  const unchanged = useMemo(() => JSON.stringify(draft) === JSON.stringify(draftOf(item)), [item, draft]);
+  const save = useAction(async () => onSaved(await api('dashboardUpdateCatalogItem', { path: { bot_id: botId, item_id: item.id }, body: updateBodyOf(item, draft) })));
+  const placed = placeError(save.error, ITEM_FIELDS[item.kind]);
+  useFocusInvalid(form, save.error);
+  return (
+    <Dialog open title={`Edit “${nameOf(item)}”`} onClose={onClose}>
+      <form
+        ref={form}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save.run();
+        }}
+      >
+        <p class="hint">{item.kind === 'product' ? 'A product.' : 'A media item.'} The bot answers from the change as soon as it is saved.</p>
+        <ItemFields kind={item.kind} draft={draft} onChange={setDraft} placed={placed} />
+        <ErrorNotice error={placed.formError} />
+        <div class="dialog-actions">
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" busy={save.busy} disabled={unchanged}>
+            Save
+          </Button>
+        </div>
+      </form>
+    </Dialog>
   );
 }

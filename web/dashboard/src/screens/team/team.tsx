@@ -1,23 +1,19 @@
 /**
  * Team: the account's members with their role and tabs; owners and admins (with the Team tab)
- * invite by link with a role and tabs, change roles and tabs, and remove members. Only the owner
- * handles admins; nobody but the owner grants a tab they do not hold (the API enforces both).
+ * invite by link with a role and tabs, see and revoke pending invitations, change roles and tabs,
+ * and remove members. Only the owner handles admins; nobody but the owner grants a tab they do not
+ * hold (the API enforces both).
  */
 import { useState } from 'preact/hooks';
 import { api, type ResponseOf } from '../../api/client.ts';
 import { useAction, useLoad } from '../../hooks.ts';
 import { ConfirmButton, Dialog } from '../../components/dialog.tsx';
-import { Badge, Button, Empty, ErrorNotice, Loading, Notice, PageHeader, SecretOnce, Section, Select, TextField, Time } from '../../components/ui.tsx';
-import { holds, isManager, TAB_LABELS, useSession, type Me, type Tab } from '../../session.tsx';
+import { Badge, Button, Empty, ErrorNotice, Loading, PageHeader, Section, Select, Time } from '../../components/ui.tsx';
+import { Invitations } from './invitations.tsx';
+import { isManager, TAB_LABELS, useSession, type Me, type Tab } from '../../session.tsx';
+import { DEFAULT_TABS, TabBoxes, type InvitableRole } from './tab-boxes.tsx';
 
 type Member = ResponseOf<'listMembers'>['members'][number];
-type InvitableRole = 'admin' | 'agent';
-
-const ALL_TABS = Object.keys(TAB_LABELS) as Tab[];
-const DEFAULT_TABS: Record<InvitableRole, Tab[]> = {
-  admin: ALL_TABS.filter((t) => t !== 'billing' && t !== 'byok' && t !== 'webhooks'),
-  agent: ['inbox'],
-};
 
 export function TeamScreen() {
   const { me } = useSession();
@@ -27,7 +23,7 @@ export function TeamScreen() {
   return (
     <>
       <PageHeader title="Team" description={`The members of ${me.account.name}, and what each may see.`} />
-      {manager && <Invite me={me} />}
+      {manager && <Invitations me={me} />}
       <Section title="Members">
         <ErrorNotice error={members.error} />
         {!members.data ? (
@@ -105,73 +101,6 @@ export function TeamScreen() {
         />
       )}
     </>
-  );
-}
-
-function TabBoxes({ me, tabs, onChange }: { me: Me; tabs: Tab[]; onChange(tabs: Tab[]): void }) {
-  return (
-    <fieldset class="checks tab-checks">
-      <legend>Tabs</legend>
-      {ALL_TABS.map((tab) => {
-        const grantable = holds(me, tab);
-        return (
-          <label key={tab} class="check">
-            <input type="checkbox" checked={tabs.includes(tab)} disabled={!grantable} onChange={(event) => onChange((event.target as HTMLInputElement).checked ? [...tabs, tab] : tabs.filter((t) => t !== tab))} />
-            {TAB_LABELS[tab]}
-            {!grantable && <span class="hint"> (you do not hold it)</span>}
-          </label>
-        );
-      })}
-    </fieldset>
-  );
-}
-
-function Invite({ me }: { me: Me }) {
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<InvitableRole>('agent');
-  const [tabs, setTabs] = useState<Tab[]>(DEFAULT_TABS.agent);
-  const [link, setLink] = useState<{ email: string; url: string; expires: string } | null>(null);
-  const invite = useAction(async () => {
-    const created = await api('inviteMember', { body: { email: email.trim(), role, tabs: tabs.filter((t) => holds(me, t)) } });
-    const fragment = new URLSearchParams({ token: created.token, email: created.email });
-    setLink({ email: created.email, url: `${location.origin}/app/invite#${fragment.toString()}`, expires: created.expires_at });
-    setEmail('');
-  });
-  const roles = me.role === 'owner' ? [{ value: 'agent', label: 'Agent' }, { value: 'admin', label: 'Admin' }] : [{ value: 'agent', label: 'Agent' }];
-  return (
-    <Section title="Invite a member" description="Parley sends no email: copy the link and give it to them. It works once, for that email address, for 7 days.">
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void invite.run();
-        }}
-      >
-        <TextField label="Email" type="email" required value={email} onValue={setEmail} />
-        <Select
-          label="Role"
-          hint="Admins manage bots, keys and agents; agents answer conversations."
-          value={role}
-          onValue={(value) => {
-            setRole(value as InvitableRole);
-            setTabs(DEFAULT_TABS[value as InvitableRole]);
-          }}
-          options={roles}
-        />
-        <TabBoxes me={me} tabs={tabs} onChange={setTabs} />
-        <ErrorNotice error={invite.error} />
-        <Button type="submit" variant="primary" busy={invite.busy}>
-          Create invitation link
-        </Button>
-      </form>
-      {link && (
-        <>
-          <Notice kind="success">
-            Invitation for {link.email}, valid until <Time at={link.expires} />.
-          </Notice>
-          <SecretOnce label="Invitation link" secret={link.url} onDone={() => setLink(null)} />
-        </>
-      )}
-    </Section>
   );
 }
 

@@ -1,13 +1,16 @@
 /**
- * Webhooks: receivers of the bot's events, signed with a secret shown once; a test event; the
- * delivery log of the last 30 days with every attempt, the exact body sent, and redelivery.
+ * Webhooks: receivers of the bot's events, signed with a secret shown once; changing a receiver's
+ * address and events; a test event; the delivery log of the last 30 days with every attempt, the
+ * exact body sent, and redelivery.
  */
-import { useState } from 'preact/hooks';
+import { useId, useRef, useState } from 'preact/hooks';
 import { api, type ResponseOf } from '../../api/client.ts';
 import { useAction, useLoad } from '../../hooks.ts';
-import { ConfirmButton } from '../../components/dialog.tsx';
-import { Badge, Button, Checkbox, Empty, ErrorNotice, Loading, Notice, PageHeader, SecretOnce, Section, TextField, Time } from '../../components/ui.tsx';
+import { ConfirmButton, Dialog } from '../../components/dialog.tsx';
+import { placeError, useFocusInvalid } from '../../components/form-error.ts';
+import { Button, Checkbox, Empty, ErrorNotice, Loading, Notice, PageHeader, SecretOnce, Section, TextField, Time } from '../../components/ui.tsx';
 import type { BotScreenProps } from '../bots/bot-screen.tsx';
+import { Deliveries } from './deliveries.tsx';
 
 type Webhook = ResponseOf<'dashboardListWebhooks'>['webhooks'][number];
 type EventName = 'lead.created' | 'message.user' | 'message.assistant' | 'session.started' | 'session.ended';
@@ -18,6 +21,24 @@ const EVENTS: Array<{ event: EventName; label: string }> = [
   { event: 'session.started', label: 'session.started: a conversation began' },
   { event: 'session.ended', label: 'session.ended: a conversation went idle' },
 ];
+
+/** The events to send, as checkboxes; `error` is the API's message about them. */
+function EventChecks({ events, onChange, error }: { events: EventName[]; onChange(events: EventName[]): void; error?: string | null }) {
+  const errorId = useId();
+  return (
+    <fieldset class="checks" aria-describedby={error ? errorId : undefined}>
+      <legend>Events</legend>
+      {EVENTS.map(({ event, label }) => (
+        <Checkbox key={event} label={label} checked={events.includes(event)} onChecked={(on) => onChange(on ? [...events, event] : events.filter((e) => e !== event))} />
+      ))}
+      {error && (
+        <p class="field-error" id={errorId}>
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}
 
 export function WebhooksScreen({ bot }: BotScreenProps) {
   const hooks = useLoad(() => api('dashboardListWebhooks', { path: { bot_id: bot.id } }), [bot.id]);
@@ -52,7 +73,7 @@ export function WebhooksScreen({ bot }: BotScreenProps) {
                 hook={hook}
                 expanded={open === hook.id}
                 onToggle={() => setOpen(open === hook.id ? null : hook.id)}
-                onDeleted={() => void hooks.reload()}
+                onChanged={() => void hooks.reload()}
               />
             ))}
           </ul>
@@ -65,26 +86,25 @@ export function WebhooksScreen({ bot }: BotScreenProps) {
 function CreateWebhook({ botId, onCreated }: { botId: string; onCreated(hook: ResponseOf<'dashboardCreateWebhook'>): void }) {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<EventName[]>(['lead.created']);
+  const form = useRef<HTMLFormElement>(null);
   const create = useAction(async () => {
     onCreated(await api('dashboardCreateWebhook', { path: { bot_id: botId }, body: { url: url.trim(), events } }));
     setUrl('');
   });
+  const placed = placeError(create.error, ['url', 'events']);
+  useFocusInvalid(form, create.error);
   return (
     <Section title="Add a webhook">
       <form
+        ref={form}
         onSubmit={(event) => {
           event.preventDefault();
           void create.run();
         }}
       >
-        <TextField label="Receiver URL" type="url" required placeholder="https://example.com/parley-webhook" value={url} onValue={setUrl} />
-        <fieldset class="checks">
-          <legend>Events</legend>
-          {EVENTS.map(({ event, label }) => (
-            <Checkbox key={event} label={label} checked={events.includes(event)} onChecked={(on) => setEvents(on ? [...events, event] : events.filter((e) => e !== event))} />
-          ))}
-        </fieldset>
-        <ErrorNotice error={create.error} />
+        <TextField label="Receiver URL" type="url" required maxLength={2048} placeholder="https://example.com/parley-webhook" value={url} onValue={setUrl} error={placed.errorOf('url')} />
+        <EventChecks events={events} onChange={setEvents} error={placed.errorOf('events')} />
+        <ErrorNotice error={placed.formError} />
         <Button type="submit" variant="primary" busy={create.busy} disabled={events.length === 0}>
           Add webhook
         </Button>
@@ -93,12 +113,13 @@ function CreateWebhook({ botId, onCreated }: { botId: string; onCreated(hook: Re
   );
 }
 
-function WebhookItem({ botId, hook, expanded, onToggle, onDeleted }: { botId: string; hook: Webhook; expanded: boolean; onToggle(): void; onDeleted(): void }) {
+function WebhookItem({ botId, hook, expanded, onToggle, onChanged }: { botId: string; hook: Webhook; expanded: boolean; onToggle(): void; onChanged(): void }) {
   const path = { bot_id: botId, webhook_id: hook.id };
+  const [editing, setEditing] = useState(false);
   const [tested, setTested] = useState<ResponseOf<'dashboardTestWebhook'> | null>(null);
   const test = useAction(async () => setTested(await api('dashboardTestWebhook', { path })));
   return (
-    <li class="webhook-item">
+    <li class="webhook-item" data-webhook={hook.url}>
       <div class="webhook-head">
         <div>
           <p class="webhook-url">
@@ -109,6 +130,9 @@ function WebhookItem({ botId, hook, expanded, onToggle, onDeleted }: { botId: st
           </p>
         </div>
         <div class="cell-actions">
+          <Button small onClick={() => setEditing(true)} aria-label={`Edit the webhook to ${hook.url}`}>
+            Edit
+          </Button>
           <Button small busy={test.busy} onClick={() => void test.run()}>
             Send a test
           </Button>
@@ -124,7 +148,7 @@ function WebhookItem({ botId, hook, expanded, onToggle, onDeleted }: { botId: st
             confirmLabel="Delete webhook"
             onConfirm={async () => {
               await api('dashboardDeleteWebhook', { path });
-              onDeleted();
+              onChanged();
             }}
           />
         </div>
@@ -136,83 +160,56 @@ function WebhookItem({ botId, hook, expanded, onToggle, onDeleted }: { botId: st
         </Notice>
       )}
       {expanded && <Deliveries botId={botId} webhookId={hook.id} />}
+      {editing && (
+        <EditWebhook
+          botId={botId}
+          hook={hook}
+          onClose={() => setEditing(false)}
+          onSaved={() => {
+            setEditing(false);
+            onChanged();
+          }}
+        />
+      )}
     </li>
   );
 }
 
-const DELIVERY_TONE = { delivered: 'good', pending: 'warn', dropped: 'bad' } as const;
-
-function Deliveries({ botId, webhookId }: { botId: string; webhookId: string }) {
-  const path = { bot_id: botId, webhook_id: webhookId };
-  const log = useLoad(() => api('dashboardListWebhookDeliveries', { path, query: { limit: 50 } }), [botId, webhookId]);
-  const redeliver = useAction(async (deliveryId: string) => {
-    await api('dashboardRedeliverWebhook', { path: { ...path, delivery_id: deliveryId } });
-    await log.reload();
+/** Changes a receiver's address or events (the secret stays); the API checks the address again. */
+function EditWebhook({ botId, hook, onClose, onSaved }: { botId: string; hook: Webhook; onClose(): void; onSaved(): void }) {
+  const [url, setUrl] = useState(hook.url);
+  const [events, setEvents] = useState<EventName[]>(hook.events as EventName[]);
+  const form = useRef<HTMLFormElement>(null);
+  const urlChanged = url.trim() !== hook.url;
+  const eventsChanged = events.join() !== hook.events.join();
+  const save = useAction(async () => {
+    await api('dashboardUpdateWebhook', {
+      path: { bot_id: botId, webhook_id: hook.id },
+      body: { ...(urlChanged && { url: url.trim() }), ...(eventsChanged && { events }) },
+    });
+    onSaved();
   });
-  if (log.error) return <ErrorNotice error={log.error} />;
-  if (!log.data) return <Loading />;
-  if (log.data.deliveries.length === 0) return <p class="hint">No deliveries in the last 30 days.</p>;
+  const placed = placeError(save.error, ['url', 'events']);
+  useFocusInvalid(form, save.error);
   return (
-    <div class="deliveries">
-      <p class="hint">
-        {log.data.total} deliveries in the last 30 days{' '}
-        <Button small variant="ghost" onClick={() => void log.reload()}>
-          Refresh
-        </Button>
-      </p>
-      <ErrorNotice error={redeliver.error} />
-      <ul class="delivery-list">
-        {log.data.deliveries.map((d) => (
-          <li key={d.id}>
-            <details>
-              <summary>
-                <Badge tone={DELIVERY_TONE[d.status]}>{d.status}</Badge> <code>{d.event}</code> <Time at={d.created_at} /> · {d.attempts} attempt{d.attempts === 1 ? '' : 's'}
-                {d.last_status_code !== null && ` · last status ${d.last_status_code}`}
-              </summary>
-              <div class="delivery-body">
-                {d.last_error && <p class="field-error">{d.last_error}</p>}
-                <table class="table compact" aria-label="Attempts">
-                  <thead>
-                    <tr>
-                      <th scope="col">#</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Latency</th>
-                      <th scope="col">Error or answer</th>
-                      <th scope="col">At</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {d.attempt_log.map((a, i) => (
-                      <tr key={i}>
-                        <td>{a.attempt}</td>
-                        <td>{a.status_code ?? '—'}</td>
-                        <td>{a.latency_ms} ms</td>
-                        <td>{a.error ?? a.response_excerpt ?? ''}</td>
-                        <td>
-                          <Time at={a.created_at} />
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-                <p class="label">Body sent</p>
-                <pre class="code-block">{prettyJson(d.body)}</pre>
-                <Button small onClick={() => void redeliver.run(d.id)} busy={redeliver.busy}>
-                  Redeliver
-                </Button>
-              </div>
-            </details>
-          </li>
-        ))}
-      </ul>
-    </div>
+    <Dialog open title="Edit the webhook" onClose={onClose}>
+      <form
+        ref={form}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void save.run();
+        }}
+      >
+        <TextField label="Receiver URL" type="url" required maxLength={2048} value={url} onValue={setUrl} error={placed.errorOf('url')} hint="Its signing secret stays the same." />
+        <EventChecks events={events} onChange={setEvents} error={placed.errorOf('events')} />
+        <ErrorNotice error={placed.formError} />
+        <div class="dialog-actions">
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" variant="primary" busy={save.busy} disabled={events.length === 0 || (!urlChanged && !eventsChanged)}>
+            Save
+          </Button>
+        </div>
+      </form>
+    </Dialog>
   );
-}
-
-function prettyJson(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
 }
