@@ -6,15 +6,12 @@
  * pages get a Content-Security-Policy that lets those scripts run and reaches no other origin.
  */
 import { readFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { sendStaticAsset, staticAsset, type StaticAsset } from './static-assets.ts';
 
-const gzipAsync = promisify(gzip);
 
 /** Where the assets are served. */
 export const ASSET_PREFIX = '/docs/assets/';
@@ -72,13 +69,7 @@ const ASSET_SOURCES: AssetSource[] = [
   { name: 'redoc-page.css', file: ownFile('redoc-page.css'), type: CSS },
 ];
 
-interface Asset {
-  type: string;
-  body: Buffer;
-  /** The start of the content's SHA-256: the ETag, and the `v` of links that may be cached for good. */
-  version: string;
-  gzipped?: Promise<Buffer>;
-}
+type Asset = StaticAsset;
 
 /** The files, read once on first use (the service may never serve its documentation). */
 function createAssetStore() {
@@ -86,7 +77,7 @@ function createAssetStore() {
   async function load(source: AssetSource): Promise<Asset> {
     let body = await readFile(source.file);
     if (source.rewrite) body = Buffer.from(source.rewrite(body.toString('utf8')), 'utf8');
-    return { type: source.type, body, version: createHash('sha256').update(body).digest('base64url').slice(0, 16) };
+    return staticAsset(source.type, body);
   }
   return {
     get(name: string): Promise<Asset> {
@@ -110,31 +101,6 @@ function createAssetStore() {
 
 type AssetStore = ReturnType<typeof createAssetStore>;
 
-function acceptsGzip(request: FastifyRequest): boolean {
-  const header = request.headers['accept-encoding'];
-  if (typeof header !== 'string') return false;
-  return header.split(',').some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    return (coding === 'gzip' || coding === '*') && !params.some((param) => /^\s*q=0(?:\.0*)?\s*$/.test(param));
-  });
-}
-
-async function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset) {
-  // Text compresses well (the explorer's script from 1.7 MB to about 0.5 MB); images are compressed already.
-  const compress = !asset.type.startsWith('image/') && acceptsGzip(request);
-  const etag = `"${asset.version}${compress ? '-gz' : ''}"`;
-  const pinned = (request.query as { v?: unknown }).v === asset.version;
-  reply
-    .type(asset.type)
-    .header('etag', etag)
-    .header('vary', 'accept-encoding')
-    // A versioned link names these exact bytes; any other may be stale, so it is checked each time.
-    .header('cache-control', pinned ? 'public, max-age=31536000, immutable' : 'no-cache');
-  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-  if (!compress) return reply.send(asset.body);
-  asset.gzipped ??= gzipAsync(asset.body, { level: 9 });
-  return reply.header('content-encoding', 'gzip').send(await asset.gzipped);
-}
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
@@ -216,7 +182,7 @@ export function installDocsPages(app: FastifyInstance): void {
   for (const source of ASSET_SOURCES) {
     app.get(ASSET_PREFIX + source.name, {
       schema: { hide: true },
-      handler: async (request, reply) => sendAsset(request, reply, await assets.get(source.name)),
+      handler: async (request, reply) => sendStaticAsset(request, reply, await assets.get(source.name)),
     });
   }
 }

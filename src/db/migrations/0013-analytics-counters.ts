@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../database.ts';
 import { rebuildCounts } from '../../features/analytics/analytics-counters.ts';
 
+// The columns as of this migration (frozen: a later counter comes with a migration of its own).
 const COUNTERS = [
   'user_messages',
   'bot_messages',

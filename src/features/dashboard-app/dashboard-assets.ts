@@ -4,14 +4,10 @@
  * changes (a rebuild while the service runs), versioned by the start of its SHA-256.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sendStaticAsset, staticAsset, type StaticAsset } from '../../platform/static-assets.ts';
 
-const gzipAsync = promisify(gzip);
 
 /** Where the build writes the dashboard. */
 export const DIST_DIR = fileURLToPath(new URL('../../../web/dashboard/dist/', import.meta.url));
@@ -22,13 +18,7 @@ export const ASSET_TYPES: Record<string, string> = {
   'app.css': 'text/css; charset=utf-8',
 };
 
-export interface Asset {
-  type: string;
-  body: Buffer;
-  /** The start of the content's SHA-256: the ETag, and the `v` of links that may be cached for good. */
-  version: string;
-  gzipped?: Promise<Buffer>;
-}
+export type Asset = StaticAsset;
 
 /** The built files, each re-read when its size or modification time changes. */
 export function createDashboardAssets(dir = DIST_DIR) {
@@ -44,7 +34,7 @@ export function createDashboardAssets(dir = DIST_DIR) {
       if (!info) return undefined;
       const cached = loaded.get(name);
       if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.asset;
-      const asset = readFile(file).then((body) => ({ type, body, version: createHash('sha256').update(body).digest('base64url').slice(0, 16) }));
+      const asset = readFile(file).then((body) => staticAsset(type, body));
       loaded.set(name, { mtimeMs: info.mtimeMs, size: info.size, asset });
       asset.catch(() => loaded.delete(name));
       return asset;
@@ -54,27 +44,5 @@ export function createDashboardAssets(dir = DIST_DIR) {
 
 export type DashboardAssets = ReturnType<typeof createDashboardAssets>;
 
-function acceptsGzip(request: FastifyRequest): boolean {
-  const header = request.headers['accept-encoding'];
-  if (typeof header !== 'string') return false;
-  return header.split(',').some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    return (coding === 'gzip' || coding === '*') && !params.some((param) => /^\s*q=0(?:\.0*)?\s*$/.test(param));
-  });
-}
-
-/** Sends an asset: gzip when accepted, ETag and 304, cached for good when the link names its version. */
-export async function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset) {
-  const compress = acceptsGzip(request);
-  const etag = `"${asset.version}${compress ? '-gz' : ''}"`;
-  const pinned = (request.query as { v?: unknown }).v === asset.version;
-  reply
-    .type(asset.type)
-    .header('etag', etag)
-    .header('vary', 'accept-encoding')
-    .header('cache-control', pinned ? 'public, max-age=31536000, immutable' : 'no-cache');
-  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-  if (!compress) return reply.send(asset.body);
-  asset.gzipped ??= gzipAsync(asset.body, { level: 9 });
-  return reply.header('content-encoding', 'gzip').send(await asset.gzipped);
-}
+/** Sends an asset (platform/static-assets.ts). */
+export const sendAsset = sendStaticAsset;

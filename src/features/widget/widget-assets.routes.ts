@@ -7,16 +7,14 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorSchema, EXAMPLE, mediaResponse } from '../../platform/schemas.ts';
+import { gzippedBody, sendStaticAsset, staticAsset, type StaticAsset } from '../../platform/static-assets.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import { isOriginAllowed } from './widget-access.ts';
 
-const gzipAsync = promisify(gzip);
 
 /** Where the build writes the widget. */
 export const WIDGET_DIST_DIR = fileURLToPath(new URL('../../../web/widget/dist/', import.meta.url));
@@ -89,25 +87,20 @@ ${originAllowed ? '' : `<p class="note">This bot's <code>allowed_domains</code> 
 `;
 }
 
-interface BuiltScript {
-  body: Buffer;
-  gzipped: Promise<Buffer>;
-  /** The start of the content's SHA-256. */
-  version: string;
-}
 
 /** The built script, read again whenever the file changes on disk (a rebuild while the service runs); null when missing. */
 function createScriptFile(file: string) {
-  let cached: { mtimeMs: number; size: number; script: Promise<BuiltScript> } | undefined;
-  return async function current(): Promise<BuiltScript | null> {
+  let cached: { mtimeMs: number; size: number; script: Promise<StaticAsset> } | undefined;
+  return async function current(): Promise<StaticAsset | null> {
     const info = await stat(file).catch(() => undefined);
     if (!info) return null;
     if (!cached || cached.mtimeMs !== info.mtimeMs || cached.size !== info.size) {
-      const script = readFile(file).then((body) => ({
-        body,
-        gzipped: gzipAsync(body, { level: 9 }),
-        version: createHash('sha256').update(body).digest('base64url').slice(0, 16),
-      }));
+      const script = readFile(file).then((body) => {
+        const asset = staticAsset('text/javascript; charset=utf-8', body);
+        // Nearly every request takes gzip: compress once, now.
+        void gzippedBody(asset).catch(() => {});
+        return asset;
+      });
       const entry = { mtimeMs: info.mtimeMs, size: info.size, script };
       cached = entry;
       script.catch(() => {
@@ -116,25 +109,6 @@ function createScriptFile(file: string) {
     }
     return cached.script;
   };
-}
-
-function acceptsGzip(request: FastifyRequest): boolean {
-  const header = request.headers['accept-encoding'];
-  if (typeof header !== 'string') return false;
-  return header.split(',').some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(';');
-    return (coding === 'gzip' || coding === '*') && !params.some((param) => /^\s*q=0(?:\.0*)?\s*$/.test(param));
-  });
-}
-
-/** True when If-None-Match names this ETag (weakly or not) or `*`. */
-function matchesEtag(request: FastifyRequest, etag: string): boolean {
-  const header = request.headers['if-none-match'];
-  if (typeof header !== 'string') return false;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t === etag || t === `W/${etag}`;
-  });
 }
 
 export interface WidgetAssetRouteDeps {
@@ -170,16 +144,7 @@ export function widgetAssetRoutes(deps: WidgetAssetRouteDeps) {
         const built = await script();
         reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
         if (!built) return reply.code(503).header('cache-control', 'no-store').send({ detail: NOT_BUILT_DETAIL });
-        const compress = acceptsGzip(request);
-        const etag = `"${built.version}${compress ? '-gz' : ''}"`;
-        reply
-          .type('text/javascript; charset=utf-8')
-          .header('etag', etag)
-          .header('vary', 'accept-encoding')
-          .header('cache-control', `public, max-age=${WIDGET_MAX_AGE_SEC}`);
-        if (matchesEtag(request, etag)) return reply.code(304).send();
-        if (!compress) return reply.send(built.body);
-        return reply.header('content-encoding', 'gzip').send(await built.gzipped);
+        return sendStaticAsset(request, reply, built, { cacheControl: `public, max-age=${WIDGET_MAX_AGE_SEC}` });
       },
     });
 
