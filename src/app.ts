@@ -240,7 +240,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   const catalog = createCatalogService({ db, seam: runtime.database.dialect, clock, secrets, knowledge, publicUrl: config.publicUrl });
   await app.register(catalogRoutes({ catalog, bots }));
   await app.register(analyticsRoutes({ analytics: createAnalyticsService({ db, clock }), bots }));
-  const inbox = createInboxService({ db, clock, conversations, live, bots, onSessionCleared: media.removeSessionFiles, linkFor: mediaLinks.linkFor, log: app.log });
+  const inbox = createInboxService({ db, clock, conversations, live, bots, onSessionCleared: media.removeSessionFiles, attachmentsOf: media.sessionAttachments, log: app.log });
   await app.register(inboxRoutes({ inbox, bots, heartbeatMs: config.sseHeartbeatMs }));
   await app.register(oauthRoutes({ oauth, auth, describeUser: (user) => accounts.describe(user) }));
   const models = createModelService({

@@ -73,15 +73,3 @@ export async function setTakenOver(db: Db, botId: string, sessionId: string, tak
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
-
-/** The files uploaded into a session, oldest first. */
-export function sessionAttachments(db: Db, botId: string, sessionId: string) {
-  return db
-    .selectFrom('media_files')
-    .select(['id', 'file_name', 'mime_type', 'size_bytes', 'created_at'])
-    .where('bot_id', '=', botId)
-    .where('session_id', '=', sessionId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-}

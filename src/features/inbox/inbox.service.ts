@@ -21,14 +21,14 @@ export interface InboxServiceDeps {
   bots: BotService;
   /** Removes a cleared session's stored files, as `DELETE /api/v1/conversations` does. */
   onSessionCleared?: (botId: string, sessionId: string) => Promise<void>;
-  /** The signed link to an uploaded file (the media feature's). */
-  linkFor?: (fileId: string, fileName: string) => string;
+  /** A session's uploads with signed links (the media feature's); none without it. */
+  attachmentsOf?: (botId: string, sessionId: string) => Promise<InboxAttachment[]>;
   log?: Pick<FastifyBaseLogger, 'warn'>;
 }
 
 export type InboxService = ReturnType<typeof createInboxService>;
 
-export function createInboxService({ db, clock, conversations, live, bots, onSessionCleared, linkFor, log }: InboxServiceDeps) {
+export function createInboxService({ db, clock, conversations, live, bots, onSessionCleared, attachmentsOf, log }: InboxServiceDeps) {
   /** The stored messages are the record: a lost notification must not fail the operator's action. */
   async function announce(activity: SessionActivity): Promise<void> {
     await live.publish(activity).catch((err: unknown) => log?.warn({ err }, 'live inbox activity not published'));
@@ -78,17 +78,9 @@ export function createInboxService({ db, clock, conversations, live, bots, onSes
     /** One session of the bot with all its messages and the visitor's uploads, oldest first. */
     async get(botId: string, sessionKey: string): Promise<InboxSession & { messages: StoredMessage[]; attachments: InboxAttachment[] }> {
       const session = await conversations.getSession(botId, sessionKey);
-      const [messages, files] = await Promise.all([conversations.messagesOf(session.id), repo.sessionAttachments(db, botId, session.id)]);
+      const [messages, attachments] = await Promise.all([conversations.messagesOf(session.id), attachmentsOf ? attachmentsOf(botId, session.id) : []]);
       const last = messages.at(-1);
       const view = sessionView(session, last && { session_id: session.id, ...last }, clock.now());
-      const attachments = files.map((file) => ({
-        id: file.id,
-        file_name: file.file_name,
-        mime_type: file.mime_type,
-        size_bytes: Number(file.size_bytes),
-        file_url: linkFor ? linkFor(file.id, file.file_name) : '',
-        created_at: file.created_at,
-      }));
       return { ...view, messages, attachments };
     },
 
