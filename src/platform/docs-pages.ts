@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { sendStaticAsset, staticAsset, type StaticAsset } from './static-assets.ts';
+import { escapeHtml } from './html.ts';
 
 
 /** Where the assets are served. */
@@ -102,7 +103,6 @@ function createAssetStore() {
 type AssetStore = ReturnType<typeof createAssetStore>;
 
 
-const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 interface PageParts {
   title: string;
@@ -112,7 +112,7 @@ interface PageParts {
 }
 
 async function renderPage(assets: AssetStore, parts: PageParts): Promise<string> {
-  const link = async (name: string) => escapeAttribute(await assets.url(name));
+  const link = async (name: string) => escapeHtml(await assets.url(name));
   const styles = await Promise.all(parts.styles.map(async (name) => `<link rel="stylesheet" href="${await link(name)}">`));
   const scripts = await Promise.all(parts.scripts.map(async (name) => `<script src="${await link(name)}" defer></script>`));
   return `<!doctype html>

@@ -4,6 +4,7 @@
  * that lets a link naming the file's version be kept for good. One place for these rules.
  */
 import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -66,4 +67,32 @@ export async function sendStaticAsset(request: FastifyRequest, reply: FastifyRep
   if (matchesEtag(request, etag)) return reply.code(304).send();
   if (!compress) return reply.send(asset.body);
   return reply.header('content-encoding', 'gzip').send(await gzippedBody(asset));
+}
+
+/**
+ * A file the build writes (the widget's script, the dashboard's bundle), read when first asked
+ * for and again once it changes on disk (a rebuild while the service runs); undefined while it
+ * does not exist.
+ */
+export function builtFile(file: string, type: string, options: { precompress?: boolean } = {}): () => Promise<StaticAsset | undefined> {
+  let cached: { mtimeMs: number; size: number; asset: Promise<StaticAsset> } | undefined;
+
+  // One stat per request, so that the request after a rebuild already gets the new file.
+  return async function current(): Promise<StaticAsset | undefined> {
+    const info = await stat(file).catch(() => undefined);
+    if (!info) return undefined;
+    if (!cached || cached.mtimeMs !== info.mtimeMs || cached.size !== info.size) {
+      const asset = readFile(file).then((body) => {
+        const read = staticAsset(type, body);
+        if (options.precompress) void gzippedBody(read).catch(() => {});
+        return read;
+      });
+      const entry = { mtimeMs: info.mtimeMs, size: info.size, asset };
+      cached = entry;
+      asset.catch(() => {
+        if (cached === entry) cached = undefined;
+      });
+    }
+    return cached.asset;
+  };
 }

@@ -36,6 +36,12 @@ export async function createKey(t: TestApp, owner: Owner, botId: string, body: R
 }
 
 /** An owner with one bot and one key with the given scopes. */
+/** A new owner and a bot of theirs (without a key). */
+export async function ownerWithBot(t: TestApp): Promise<{ owner: Owner; botId: string }> {
+  const owner = await signUp(t);
+  return { owner, botId: (await createBot(t, owner)).id };
+}
+
 export async function botWithKey(t: TestApp, keyBody: Record<string, unknown> = {}) {
   const owner = await signUp(t);
   const bot = await createBot(t, owner);

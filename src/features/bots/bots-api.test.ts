@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { botWithKey, createBot, createKey, signUp } from '../../testing/factories.ts';
-import { obtainOAuthTokens } from '../../testing/oauth.ts';
+import { obtainOAuthTokens, postForm } from '../../testing/oauth.ts';
 
 const ACCOUNT_VIEW_FIELDS = [
   'created_at', 'id', 'lead_capture_enabled', 'name', 'primary_color', 'response_language', 'selected_model', 'strict_mode', 'system_instructions', 'updated_at', 'welcome_message', 'widget_style',
@@ -120,6 +120,25 @@ describe('the bots API', () => {
     assert.equal((await t.request('PATCH', `/api/v1/bots/${bot.id}`, { token: readOnly, body: { name: 'x' } })).status, 403);
   });
 
+  it('names the bot of a token on paths without {bot_id} by X-Bot-Id or ?bot_id= (decisions.md)', async () => {
+    const { owner, bot } = await botWithKey(t);
+    const { accessToken } = await obtainOAuthTokens(t, { sessionToken: owner.token, scope: 'read' });
+    const missing = await t.request('GET', '/api/v1/bot', { token: accessToken });
+    assert.equal(missing.status, 400);
+    assert.match(missing.body.detail, /X-Bot-Id/);
+    assert.equal((await t.request('GET', '/api/v1/analytics', { token: accessToken })).status, 400);
+    const byHeader = await t.request('GET', '/api/v1/bot', { token: accessToken, headers: { 'x-bot-id': bot.id } });
+    assert.equal(byHeader.status, 200, byHeader.text);
+    assert.equal(byHeader.body.id, bot.id);
+    const byQuery = await t.request('GET', `/api/v1/analytics?bot_id=${bot.id}`, { token: accessToken });
+    assert.equal(byQuery.status, 200, byQuery.text);
+    assert.equal(byQuery.body.bot_id, bot.id);
+    const foreign = await botWithKey(t);
+    for (const botId of [foreign.bot.id, 'not-a-uuid']) {
+      assert.equal((await t.request('GET', '/api/v1/bot', { token: accessToken, headers: { 'x-bot-id': botId } })).status, 404, botId);
+    }
+  });
+
   it("adds knowledge and reads analytics of a path's bot with a token, and with a key for its own bot only", async () => {
     const { owner, bot, key } = await botWithKey(t, { scopes: ['chat', 'read', 'write'] });
     const other = await createBot(t, owner);
@@ -145,5 +164,28 @@ describe('the bots API', () => {
     const scorecard = await t.request('GET', `/api/admin/analytics/scorecard?bot_id=${other.id}`, { token: accessToken });
     assert.equal(scorecard.status, 200, scorecard.text);
     assert.equal(scorecard.body.metrics.user_messages, 1);
+  });
+});
+
+describe('OAuth tokens and the per-credential rate limit', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ env: { PARLEY_RATE_KEY_PER_MIN: '3' } });
+  });
+  after(() => t.close());
+
+  it('counts a token against PARLEY_RATE_KEY_PER_MIN like a key, and a refresh does not reset it', async () => {
+    const { owner, bot } = await botWithKey(t);
+    const tokens = await obtainOAuthTokens(t, { sessionToken: owner.token, scope: 'read' });
+    const read = (token: string) => t.request('GET', '/api/v1/bot', { token, headers: { 'x-bot-id': bot.id } });
+    for (let i = 0; i < 3; i++) assert.equal((await read(tokens.accessToken)).status, 200, `request ${i + 1}`);
+    const limited = await read(tokens.accessToken);
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('retry-after'), '60');
+    const refreshed = await postForm(t, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refreshToken, client_id: tokens.clientId });
+    assert.equal(refreshed.status, 200, refreshed.text);
+    assert.equal((await read(refreshed.body.access_token)).status, 429, 'the same authorization, the same window');
+    const other = await obtainOAuthTokens(t, { sessionToken: owner.token, scope: 'read' });
+    assert.equal((await read(other.accessToken)).status, 200, 'another authorization has its own window');
   });
 });

@@ -6,7 +6,9 @@
  * other response keeps `default-src 'none'`. None of these routes is part of the API document.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createDashboardAssets, sendAsset, type DashboardAssets } from './dashboard-assets.ts';
+import { sendStaticAsset } from '../../platform/static-assets.ts';
+import { createDashboardAssets, type DashboardAssets } from './dashboard-assets.ts';
+import { escapeHtml } from '../../platform/html.ts';
 
 export const APP_PATH = '/app';
 export const ASSET_PATH = '/app/assets/';
@@ -29,12 +31,11 @@ const ICON = `data:image/svg+xml,${encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path fill="#2563eb" d="M6 4h20a4 4 0 0 1 4 4v12a4 4 0 0 1-4 4H14l-7 6v-6H6a4 4 0 0 1-4-4V8a4 4 0 0 1 4-4z"/></svg>',
 )}`;
 
-const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
 async function renderShell(assets: DashboardAssets): Promise<string | undefined> {
   const [script, style] = await Promise.all([assets.get('app.js'), assets.get('app.css')]);
   if (!script || !style) return undefined;
-  const link = (name: string, version: string) => escapeAttribute(`${ASSET_PATH}${name}?v=${version}`);
+  const link = (name: string, version: string) => escapeHtml(`${ASSET_PATH}${name}?v=${version}`);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -42,7 +43,7 @@ async function renderShell(assets: DashboardAssets): Promise<string | undefined>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light">
 <title>Parley</title>
-<link rel="icon" href="${escapeAttribute(ICON)}">
+<link rel="icon" href="${escapeHtml(ICON)}">
 <link rel="stylesheet" href="${link('app.css', style.version)}">
 <script src="${link('app.js', script.version)}" defer></script>
 </head>
@@ -96,7 +97,7 @@ export function dashboardAppRoutes(options: { distDir?: string } = {}) {
       handler: async (request, reply) => {
         const asset = await assets.get((request.params as { name: string }).name);
         if (!asset) return reply.code(404).send({ detail: 'Not Found' });
-        return sendAsset(request, reply, asset);
+        return sendStaticAsset(request, reply, asset);
       },
     });
   };

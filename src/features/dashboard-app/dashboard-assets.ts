@@ -1,13 +1,11 @@
 /**
  * The dashboard's built files (`web/dashboard/dist/`, written by `scripts/build-web.mjs` at
- * install): a fixed allow-list, each read when first asked for and again whenever the file on disk
+ * install): a fixed allow-list, each read when first asked for and again once the file on disk
  * changes (a rebuild while the service runs), versioned by the start of its SHA-256.
  */
-import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sendStaticAsset, staticAsset, type StaticAsset } from '../../platform/static-assets.ts';
-
+import { builtFile, type StaticAsset } from '../../platform/static-assets.ts';
 
 /** Where the build writes the dashboard. */
 export const DIST_DIR = fileURLToPath(new URL('../../../web/dashboard/dist/', import.meta.url));
@@ -20,29 +18,13 @@ export const ASSET_TYPES: Record<string, string> = {
 
 export type Asset = StaticAsset;
 
-/** The built files, each re-read when its size or modification time changes. */
+/** The built files, each re-read once it changes on disk. */
 export function createDashboardAssets(dir = DIST_DIR) {
-  const loaded = new Map<string, { mtimeMs: number; size: number; asset: Promise<Asset> }>();
-
+  const files = new Map(Object.entries(ASSET_TYPES).map(([name, type]) => [name, builtFile(path.join(dir, name), type)]));
   return {
-    /** The asset, or undefined when it is not built. */
-    async get(name: string): Promise<Asset | undefined> {
-      const type = ASSET_TYPES[name];
-      if (!type) return undefined;
-      const file = path.join(dir, name);
-      const info = await stat(file).catch(() => undefined);
-      if (!info) return undefined;
-      const cached = loaded.get(name);
-      if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached.asset;
-      const asset = readFile(file).then((body) => staticAsset(type, body));
-      loaded.set(name, { mtimeMs: info.mtimeMs, size: info.size, asset });
-      asset.catch(() => loaded.delete(name));
-      return asset;
-    },
+    /** The asset, or undefined when it is not built (or not one of ASSET_TYPES). */
+    get: (name: string): Promise<Asset | undefined> => files.get(name)?.() ?? Promise.resolve(undefined),
   };
 }
 
 export type DashboardAssets = ReturnType<typeof createDashboardAssets>;
-
-/** Sends an asset (platform/static-assets.ts). */
-export const sendAsset = sendStaticAsset;

@@ -6,13 +6,8 @@
  */
 import { SCOPE_DESCRIPTIONS } from './oauth-rules.ts';
 import type { AuthorizationRequest } from './oauth.service.ts';
+import { escapeHtml } from '../../platform/html.ts';
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text safe inside an element or a quoted attribute. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-}
 
 export interface ConsentPageInput {
   request: AuthorizationRequest;

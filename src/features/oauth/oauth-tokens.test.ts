@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
-import { createBot, inviteMember, signUp, type Owner } from '../../testing/factories.ts';
+import { createBot, inviteMember, ownerWithBot, signUp } from '../../testing/factories.ts';
 import { approveWithBearer, assertOAuthError, getBotWithToken as getBot, obtainOAuthTokens, pkcePair, postForm, registerClient } from '../../testing/oauth.ts';
 
 describe('OAuth tokens', () => {
@@ -12,15 +12,10 @@ describe('OAuth tokens', () => {
   });
   after(() => t.close());
 
-  async function ownerWithBot(): Promise<{ owner: Owner; botId: string }> {
-    const owner = await signUp(t);
-    return { owner, botId: (await createBot(t, owner)).id };
-  }
-
 
   describe('the token endpoint', () => {
     async function codeFor(options: { confidential?: boolean; scope?: string } = {}) {
-      const { owner, botId } = await ownerWithBot();
+      const { owner, botId } = await ownerWithBot(t);
       const client = await registerClient(t, { confidential: options.confidential });
       const { verifier, challenge } = pkcePair();
       const code = await approveWithBearer(t, owner.token, client, { challenge, scope: options.scope });
@@ -131,7 +126,7 @@ describe('OAuth tokens', () => {
       });
 
     it('rotates on every use', async () => {
-      const { owner, botId } = await ownerWithBot();
+      const { owner, botId } = await ownerWithBot(t);
       const tokens = await obtainOAuthTokens(t, { sessionToken: owner.token, scope: 'read' });
       const first = await refresh(tokens);
       assert.equal(first.status, 200);
@@ -145,7 +140,7 @@ describe('OAuth tokens', () => {
     });
 
     it('revokes the whole family when a rotated refresh token is used again', async () => {
-      const { owner, botId } = await ownerWithBot();
+      const { owner, botId } = await ownerWithBot(t);
       const tokens = await obtainOAuthTokens(t, { sessionToken: owner.token, confidential: true });
       const rotated = await refresh(tokens);
       assert.equal(rotated.status, 200);
@@ -161,7 +156,7 @@ describe('OAuth tokens', () => {
     });
 
     it('narrows the scope on request, never widens it', async () => {
-      const { owner, botId } = await ownerWithBot();
+      const { owner, botId } = await ownerWithBot(t);
       const tokens = await obtainOAuthTokens(t, { sessionToken: owner.token, scope: 'read write' });
       const narrowed = await refresh(tokens, { scope: 'read' });
       assert.equal(narrowed.status, 200);
@@ -175,7 +170,7 @@ describe('OAuth tokens', () => {
     });
 
     it('belongs to its client', async () => {
-      const { owner } = await ownerWithBot();
+      const { owner } = await ownerWithBot(t);
       const tokens = await obtainOAuthTokens(t, { sessionToken: owner.token });
       const other = await registerClient(t);
       assertOAuthError(await refresh({ ...tokens, clientId: other.clientId }), 400, 'invalid_grant');
@@ -195,7 +190,7 @@ describe('OAuth tokens', () => {
       });
 
     it('revokes an access token alone', async () => {
-      const { owner, botId } = await ownerWithBot();
+      const { owner, botId } = await ownerWithBot(t);
       const tokens = await obtainOAuthTokens(t, { sessionToken: owner.token });
       const res = await revoke(tokens, tokens.accessToken, 'access_token');
       assert.equal(res.status, 200);
@@ -208,7 +203,7 @@ describe('OAuth tokens', () => {
     });
 
     it('answers 200 for unknown tokens and tokens of another client, changing nothing', async () => {
-      const { owner, botId } = await ownerWithBot();
+      const { owner, botId } = await ownerWithBot(t);
       const tokens = await obtainOAuthTokens(t, { sessionToken: owner.token });
       const other = await registerClient(t);
       assert.equal((await revoke(tokens, 'parley_oat_doesNotExist')).status, 200);
@@ -217,7 +212,7 @@ describe('OAuth tokens', () => {
     });
 
     it('authenticates the client like the token endpoint', async () => {
-      const { owner } = await ownerWithBot();
+      const { owner } = await ownerWithBot(t);
       const tokens = await obtainOAuthTokens(t, { sessionToken: owner.token, confidential: true });
       assertOAuthError(await revoke({ clientId: tokens.clientId }, tokens.accessToken), 401, 'invalid_client');
       assertOAuthError(await revoke({ ...tokens, clientSecret: 'parley_cs_wrong' }, tokens.accessToken), 401, 'invalid_client');
@@ -227,7 +222,7 @@ describe('OAuth tokens', () => {
 
   describe('access tokens on the API', () => {
     it('act for the approving user’s account with the granted scopes', async () => {
-      const { owner, botId } = await ownerWithBot();
+      const { owner, botId } = await ownerWithBot(t);
       const reader = await obtainOAuthTokens(t, { sessionToken: owner.token, scope: 'read' });
       const writer = await obtainOAuthTokens(t, { sessionToken: owner.token, scope: 'write' });
       const knowledge = { type: 'text', name: 'Hours', content: 'We open at nine.' };
@@ -238,13 +233,13 @@ describe('OAuth tokens', () => {
       assert.equal(written.status, 200, written.text);
       assert.equal((await getBot(t, writer.accessToken, botId)).status, 403);
       // Another account's bot is not found; the dashboard is not an OAuth resource.
-      const stranger = await ownerWithBot();
+      const stranger = await ownerWithBot(t);
       assert.equal((await getBot(t, reader.accessToken, stranger.botId)).status, 404);
       assert.equal((await t.request('GET', '/api/dashboard/bots', { token: reader.accessToken })).status, 401);
     });
 
     it('stop working when the approving user leaves the account or is no longer an admin', async () => {
-      const { owner, botId } = await ownerWithBot();
+      const { owner, botId } = await ownerWithBot(t);
       const admin = await inviteMember(t, owner, 'admin');
       const demoted = await inviteMember(t, owner, 'admin');
       const removedTokens = await obtainOAuthTokens(t, { sessionToken: admin.token });
@@ -260,7 +255,7 @@ describe('OAuth tokens', () => {
     });
 
     it('refuses unknown tokens', async () => {
-      const { botId } = await ownerWithBot();
+      const { botId } = await ownerWithBot(t);
       const res = await getBot(t, 'parley_oat_thisTokenDoesNotExist00000000000000000000000', botId);
       assert.equal(res.status, 401);
       assert.equal(res.body.detail, 'Invalid or expired OAuth access token');

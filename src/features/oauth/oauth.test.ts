@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
-import { createBot, signUp, type Owner } from '../../testing/factories.ts';
+import { ownerWithBot } from '../../testing/factories.ts';
 import { assertOAuthError, fetchManual, getBotWithToken as getBot, TEST_REDIRECT_URI } from '../../testing/oauth.ts';
 import { hashCredential } from '../../platform/secrets.ts';
 
@@ -13,11 +13,6 @@ describe('OAuth2 authorization server', () => {
     t = await startTestApp();
   });
   after(() => t.close());
-
-  async function ownerWithBot(): Promise<{ owner: Owner; botId: string }> {
-    const owner = await signUp(t);
-    return { owner, botId: (await createBot(t, owner)).id };
-  }
 
 
   describe('with an independent client (oauth4webapi)', () => {
@@ -29,13 +24,17 @@ describe('OAuth2 authorization server', () => {
       issuer = new URL(t.runtime.config.publicUrl);
       http = {
         [oauth.allowInsecureRequests]: true,
-        [oauth.customFetch]: (url, init) => fetch(url.replace(issuer.origin, t.url), init),
+        // Only the issuer's own endpoints: anything else would leave the test server, so it fails instead.
+        [oauth.customFetch]: (url, init) => {
+          if (!url.startsWith(`${issuer.origin}/`)) throw new Error(`oauth4webapi asked for ${url}, outside the issuer ${issuer.origin}`);
+          return fetch(t.url + url.slice(issuer.origin.length), init);
+        },
       };
     });
 
     for (const confidential of [false, true]) {
       it(`discovers, registers, authorizes, exchanges, refreshes and revokes (${confidential ? 'confidential' : 'public'} client)`, async () => {
-        const { owner, botId } = await ownerWithBot();
+        const { owner, botId } = await ownerWithBot(t);
         const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...http }));
         const registration = await oauth.processDynamicClientRegistrationResponse(
           await oauth.dynamicClientRegistrationRequest(

@@ -5,15 +5,15 @@
  * that snippet.
  */
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ErrorSchema, EXAMPLE, mediaResponse } from '../../platform/schemas.ts';
-import { gzippedBody, sendStaticAsset, staticAsset, type StaticAsset } from '../../platform/static-assets.ts';
+import { builtFile, sendStaticAsset } from '../../platform/static-assets.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import { isOriginAllowed } from './widget-access.ts';
+import { escapeHtml } from '../../platform/html.ts';
 
 
 /** Where the build writes the widget. */
@@ -56,7 +56,6 @@ code { font: 14px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; 
 const DEMO_CSS_HASH = createHash('sha256').update(DEMO_CSS).digest('base64');
 export const DEMO_PAGE_POLICY = demoPagePolicy(DEMO_CSS_HASH);
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The line a site adds to embed the bot's widget. */
 export const embedSnippet = (publicUrl: string, botId: string) => `<script src="${publicUrl}/widget.js" data-bot-id="${botId}" async></script>`;
@@ -88,28 +87,6 @@ ${originAllowed ? '' : `<p class="note">This bot's <code>allowed_domains</code> 
 }
 
 
-/** The built script, read again whenever the file changes on disk (a rebuild while the service runs); null when missing. */
-function createScriptFile(file: string) {
-  let cached: { mtimeMs: number; size: number; script: Promise<StaticAsset> } | undefined;
-  return async function current(): Promise<StaticAsset | null> {
-    const info = await stat(file).catch(() => undefined);
-    if (!info) return null;
-    if (!cached || cached.mtimeMs !== info.mtimeMs || cached.size !== info.size) {
-      const script = readFile(file).then((body) => {
-        const asset = staticAsset('text/javascript; charset=utf-8', body);
-        // Nearly every request takes gzip: compress once, now.
-        void gzippedBody(asset).catch(() => {});
-        return asset;
-      });
-      const entry = { mtimeMs: info.mtimeMs, size: info.size, script };
-      cached = entry;
-      script.catch(() => {
-        if (cached === entry) cached = undefined;
-      });
-    }
-    return cached.script;
-  };
-}
 
 export interface WidgetAssetRouteDeps {
   bots: Pick<BotService, 'get'>;
@@ -122,7 +99,8 @@ export interface WidgetAssetRouteDeps {
 export function widgetAssetRoutes(deps: WidgetAssetRouteDeps) {
   return async function (fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const script = createScriptFile(`${deps.distDir ?? WIDGET_DIST_DIR}/widget.js`);
+    // Nearly every request takes gzip: compress once, when the file is read.
+    const script = builtFile(`${deps.distDir ?? WIDGET_DIST_DIR}/widget.js`, 'text/javascript; charset=utf-8', { precompress: true });
     const tags = ['widget'];
 
     // Without the TypeBox provider: the script is sent as bytes, not as the string its schema documents.
