@@ -107,6 +107,12 @@ export async function monthlyMessages(db: Db, accountId: string, month: string):
 }
 
 /** Ends every active session idle since before `cutoff`; returns the ended ones. Safe when several instances sweep at once. */
+/** Whether any active session has been idle since `cutoff` (a read, so a sweep with nothing to do takes no write lock). */
+export async function anySessionIdleSince(db: Db, cutoff: string): Promise<boolean> {
+  const row = await db.selectFrom('chat_sessions').select('id').where('status', '=', 'active').where('last_activity_at', '<', cutoff).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 export function endSessionsIdleSince(db: Db, cutoff: string, endedAt: string) {
   return db
     .updateTable('chat_sessions')

@@ -347,6 +347,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
     async endIdleSessions(): Promise<number> {
       const now = clock.now();
       const at = isoAt(now);
+      if (!(await repo.anySessionIdleSince(db, isoAt(now - idleMs)))) return 0;
       return db.transaction().execute(async (trx) => {
         const ended = await repo.endSessionsIdleSince(trx, isoAt(now - idleMs), at);
         await recordEvents(

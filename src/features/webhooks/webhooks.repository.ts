@@ -101,11 +101,17 @@ export async function claimDue(
     : claim.onlyWebhook
       ? sql`and webhook_id = ${claim.onlyWebhook} and next_attempt_at <= ${claim.now}`
       : sql`and next_attempt_at <= ${claim.now}`;
+  const due = sql`status = 'pending' ${only} and (lease_until is null or lease_until < ${claim.now}) ${skip}`;
+  // A read first: the dispatcher polls twice a second, and an UPDATE takes SQLite's write lock even
+  // when it matches nothing, so an idle poll would queue behind (and stall the event loop for) every
+  // other writer.
+  const { rows: anyDue } = await sql`select 1 from webhook_deliveries where ${due} limit 1`.execute(db);
+  if (anyDue.length === 0) return [];
   const { rows } = await sql<DeliveryRow>`
     update webhook_deliveries set lease_owner = ${claim.owner}, lease_until = ${claim.leaseUntil}
     where id in (
       select id from webhook_deliveries
-      where status = 'pending' ${only} and (lease_until is null or lease_until < ${claim.now}) ${skip}
+      where ${due}
       order by next_attempt_at limit ${claim.limit} ${seam.skipLockedRows}
     )
     returning *`.execute(db);
@@ -228,6 +234,10 @@ export async function requeueDelivery(db: Db, id: string, at: string) {
 
 /** Forgets attempts, and finished deliveries, older than `before`. */
 export async function pruneHistory(db: Db, before: string) {
-  await db.deleteFrom('webhook_attempts').where('created_at', '<', before).execute();
-  await db.deleteFrom('webhook_deliveries').where('status', '!=', 'pending').where('created_at', '<', before).execute();
+  // Each delete is looked for with a read first: a DELETE takes SQLite's write lock even when it
+  // matches nothing.
+  const oldAttempt = await db.selectFrom('webhook_attempts').select('delivery_id').where('created_at', '<', before).limit(1).executeTakeFirst();
+  if (oldAttempt) await db.deleteFrom('webhook_attempts').where('created_at', '<', before).execute();
+  const oldDelivery = await db.selectFrom('webhook_deliveries').select('id').where('status', '!=', 'pending').where('created_at', '<', before).limit(1).executeTakeFirst();
+  if (oldDelivery) await db.deleteFrom('webhook_deliveries').where('status', '!=', 'pending').where('created_at', '<', before).execute();
 }
