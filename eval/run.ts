@@ -14,7 +14,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { AnswerBot, Retriever } from '../src/features/answers/answers.types.ts';
-import { composeLocalAnswer, createLocalEngine } from '../src/features/answers/local/local-engine.ts';
+import { composeLocalAnswer, PASSAGES_TO_READ, type ComposeOptions } from '../src/features/answers/local/local-engine.ts';
+import { prepareQuery } from '../src/features/answers/local/query.ts';
+import { scoreUnits } from '../src/features/answers/local/scoring.ts';
+import { stripGreeting } from '../src/features/answers/local/small-talk.ts';
+import { RANKING_WEIGHTS } from '../src/features/answers/local/ranking-model.ts';
+import { fitRanking, informative, topHits, writeRankingModel, type RankingSample } from './fit-ranking.ts';
 import { detectLanguage } from '../src/features/answers/local/language.ts';
 import { PHRASES, type PhraseLanguage } from '../src/features/answers/local/phrases.ts';
 import { extractText } from '../src/features/knowledge/extract/extract-text.ts';
@@ -86,7 +91,10 @@ const short = (s: string, n = 110) => {
   return flat.length > n ? `${flat.slice(0, n - 1)}…` : flat;
 };
 
-async function evaluateBusiness(business: Business, stack: Awaited<ReturnType<typeof openRealKnowledge>>): Promise<Outcome[]> {
+type Stack = Awaited<ReturnType<typeof openRealKnowledge>>;
+
+/** A business made into a bot: its documents added through the same extraction as uploads. */
+async function loadBusiness(business: Business, stack: Stack) {
   const botId = await stack.createBot(business.slug);
   const titleOf = new Map<string, string>();
   const texts: { file: string; title: string; text: string }[] = [];
@@ -97,7 +105,6 @@ async function evaluateBusiness(business: Business, stack: Awaited<ReturnType<ty
     texts.push({ file: doc.file, title, text: extracted.text });
     await stack.knowledge.addDocument(botId, { name: title, content: extracted.text });
   }
-  const baseline = createBaselineIndex(texts);
   const bot: AnswerBot = {
     id: botId,
     name: business.slug,
@@ -108,7 +115,30 @@ async function evaluateBusiness(business: Business, stack: Awaited<ReturnType<ty
     strict_mode: true,
     lead_capture_enabled: false,
   };
-  const engine = createLocalEngine({ retriever: stack.knowledge.retriever });
+  return { bot, titleOf, texts };
+}
+
+/** For fitting the ranking: each answerable development question's candidate sentences, labelled. */
+async function rankingSamplesOf(business: Business, stack: Stack): Promise<RankingSample[]> {
+  const { bot, titleOf } = await loadBusiness(business, stack);
+  const samples: RankingSample[] = [];
+  for (const question of business.questions) {
+    if (partOf(question.id) !== 'development' || question.expect.kind !== 'answer') continue;
+    const query = prepareQuery(stripGreeting(question.question.trim()), question.history ?? []);
+    if (!query.searchText) continue;
+    const { units } = scoreUnits(query.model, await stack.knowledge.retriever.search(bot.id, query.searchText, PASSAGES_TO_READ));
+    const next = (u: (typeof units)[number]) => units.find((v) => v.passage === u.passage && v.index === u.index + 1)?.text ?? '';
+    samples.push({
+      features: units.map((u) => u.features),
+      answers: units.map((u) => answers(question, `${u.text} ${next(u)}`, u.passage.sourceTitle, titleOf)),
+    });
+  }
+  return samples;
+}
+
+async function evaluateBusiness(business: Business, stack: Stack, options: ComposeOptions): Promise<Outcome[]> {
+  const { bot, titleOf, texts } = await loadBusiness(business, stack);
+  const baseline = createBaselineIndex(texts);
   const outcomes: Outcome[] = [];
   for (const question of business.questions) {
     const history = question.history ?? [];
@@ -116,12 +146,10 @@ async function evaluateBusiness(business: Business, stack: Awaited<ReturnType<ty
     let sources: { title: string }[];
     if (ALWAYS_ANSWER) {
       // Tuning aid: what the engine would say if it never refused.
-      const forced = await composeLocalAnswer(stack.knowledge.retriever, { bot, question: question.question, history }, { alwaysAnswer: true });
+      const forced = await composeLocalAnswer(stack.knowledge.retriever, { bot, question: question.question, history }, { ...options, alwaysAnswer: true });
       ({ text, sources } = forced);
     } else {
-      const stream = await engine.answer({ bot, question: question.question, history });
-      for await (const chunk of stream.chunks) text += chunk;
-      sources = stream.sources();
+      ({ text, sources } = await composeLocalAnswer(stack.knowledge.retriever, { bot, question: question.question, history }, options));
     }
     const refused = sources.length === 0 && isRefusal(text);
     const fixed = sources.length === 0 ? phraseLanguage(text, bot.name) : null;
@@ -135,7 +163,7 @@ async function evaluateBusiness(business: Business, stack: Awaited<ReturnType<ty
       const searchText = [...history.filter((t) => t.role === 'user').map((t) => t.content), question.question].join(' ');
       outcome.baselineHit = sourcesOf(expect).includes(baseline.best(searchText) ?? '');
       outcome.ok = !refused && answers(question, text, sources[0]?.title, titleOf);
-      const forced = await composeLocalAnswer(stack.knowledge.retriever, { bot, question: question.question, history }, { alwaysAnswer: true });
+      const forced = await composeLocalAnswer(stack.knowledge.retriever, { bot, question: question.question, history }, { ...options, alwaysAnswer: true });
       const forcedTitles = sourcesOf(expect).map((file) => titleOf.get(file));
       outcome.forced = { hit: forcedTitles.includes(forced.sources[0]?.title), ok: forced.kind === 'answer' && answers(question, forced.text, forced.sources[0]?.title, titleOf) };
     } else if (expect.kind === 'refusal') {
@@ -145,7 +173,7 @@ async function evaluateBusiness(business: Business, stack: Awaited<ReturnType<ty
     }
     outcomes.push(outcome);
     if (FIT && outcome.part === 'development' && expect.kind !== 'smalltalk') {
-      const forced = await composeLocalAnswer(stack.knowledge.retriever, { bot, question: question.question, history }, { alwaysAnswer: true });
+      const forced = await composeLocalAnswer(stack.knowledge.retriever, { bot, question: question.question, history }, { ...options, alwaysAnswer: true });
       const evidence = forced.decision?.evidence;
       if (evidence) samples.push({ evidence, label: expect.kind === 'answer' ? 1 : 0 });
     }
@@ -197,11 +225,28 @@ function report(part: Part, outcomes: Outcome[]): string[] {
 
 async function main(): Promise<void> {
   const businesses = loadBusinesses().filter((b) => b.questions.length > 0);
+  const options: ComposeOptions = {};
+  if (FIT) {
+    // The ranking first: the answer decision is then fitted on what the new ranking quotes.
+    const stack = await openRealKnowledge();
+    const rankingSamples: RankingSample[] = [];
+    try {
+      for (const business of businesses) rankingSamples.push(...(await rankingSamplesOf(business, stack)));
+    } finally {
+      await stack.close();
+    }
+    const weights = fitRanking(rankingSamples, RANKING_WEIGHTS);
+    const used = rankingSamples.filter(informative);
+    writeRankingModel(weights, used.length);
+    console.log(`Sentence ranking fitted on ${used.length} development questions: [${weights.join(', ')}]`);
+    console.log(`  an answering sentence ranked first: ${topHits(used, RANKING_WEIGHTS)} before, ${topHits(used, weights)} after\n`);
+    options.rankingWeights = weights;
+  }
   const stack = await openRealKnowledge();
   const outcomes: Outcome[] = [];
   const started = performance.now();
   try {
-    for (const business of businesses) outcomes.push(...(await evaluateBusiness(business, stack)));
+    for (const business of businesses) outcomes.push(...(await evaluateBusiness(business, stack, options)));
   } finally {
     await stack.close();
   }

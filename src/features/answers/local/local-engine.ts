@@ -16,7 +16,7 @@ import { recogniseSmallTalk, stripGreeting } from './small-talk.ts';
 /** The engine name the chat layer records. */
 export const LOCAL_ENGINE_NAME = 'parley-local';
 
-const PASSAGES_TO_READ = 8;
+export const PASSAGES_TO_READ = 8;
 const WORDS_PER_CHUNK = 3;
 
 /** What the engine decided to say, before streaming. */
@@ -30,9 +30,13 @@ export interface LocalAnswer {
   decision?: { evidence?: Evidence; probability: number };
 }
 
-/** How to compose: `alwaysAnswer` quotes the best sentences even when unsure (for fitting the decision). */
+/**
+ * How to compose: `alwaysAnswer` quotes the best sentences even when unsure, and `rankingWeights`
+ * replaces the fitted sentence ranking (both for fitting the models on the evaluation set).
+ */
 export interface ComposeOptions {
   alwaysAnswer?: boolean;
+  rankingWeights?: readonly number[];
 }
 
 /** Creates `parley-local` over a retriever. */
@@ -71,7 +75,7 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   // The visitor's own documents lead: a question asked after an upload is most likely about it.
   const attached = query.searchText ? attachedPassages(request.attachments, query) : [];
   const passages = attached.length > 0 ? [...attached, ...retrieved] : retrieved;
-  const selection = chooseUnits(asked, request.history, query, passages, options.alwaysAnswer);
+  const selection = chooseUnits(asked, request.history, query, passages, options);
   const decision = { evidence: selection.evidence, probability: selection.probability };
   if (selection.units.length === 0) {
     const text = bot.strict_mode ? phrases.dontKnow : `${phrases.dontKnow} ${phrases.invite}`;
@@ -84,14 +88,14 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
 const TWO_QUESTIONS = /^(.{8,}?)\s*,?\s+and\s+((?:what|when|where|how|which|who|why|is|are|does|do|can|could|will)\b.{6,})$/i;
 
 /** The sentences answering the question, or each of two joined questions (the first one leads). */
-function chooseUnits(asked: string, history: ChatTurn[], query: PreparedQuery, passages: RetrievedPassage[], alwaysAnswer = false): Selection {
+function chooseUnits(asked: string, history: ChatTurn[], query: PreparedQuery, passages: RetrievedPassage[], { alwaysAnswer = false, rankingWeights }: ComposeOptions): Selection {
   const parts = query.followUp ? null : TWO_QUESTIONS.exec(asked);
-  if (!parts) return selectUnits(query.model.question, scoreUnits(query.model, passages), alwaysAnswer);
+  if (!parts) return selectUnits(query.model.question, scoreUnits(query.model, passages, rankingWeights), alwaysAnswer);
   const first = prepareQuery(parts[1]!, history);
   // The second question reads as a follow-up of the first ("… and when is it open?").
   const second = prepareQuery(parts[2]!, [...history, { role: 'user', content: parts[1]! }]);
-  const a = selectUnits(first.model.question, scoreUnits(first.model, passages), alwaysAnswer);
-  const b = selectUnits(second.model.question, scoreUnits(second.model, passages), alwaysAnswer);
+  const a = selectUnits(first.model.question, scoreUnits(first.model, passages, rankingWeights), alwaysAnswer);
+  const b = selectUnits(second.model.question, scoreUnits(second.model, passages, rankingWeights), alwaysAnswer);
   const units = [...a.units.slice(0, 2), ...b.units.filter((u) => !a.units.some((x) => x.text === u.text))].slice(0, 3);
   const lead = a.units.length ? a : b;
   return { units, evidence: lead.evidence, probability: Math.max(a.probability, b.probability) };

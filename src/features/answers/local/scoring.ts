@@ -7,6 +7,7 @@ import type { RetrievedPassage } from '../answers.types.ts';
 import { dot, englishWordVectors } from '../semantic/word-vectors.ts';
 import { splitUnits } from './sentences.ts';
 import { contentTerms, termOf } from './text.ts';
+import { RANKING_WEIGHTS } from './ranking-model.ts';
 
 /** The question as weighted terms; `focus` holds the terms of the new message alone. */
 export interface QueryModel {
@@ -42,6 +43,8 @@ export interface ScoredUnit {
   topicMatches: number;
   /** Whether the unit holds the kind of value the question asks for (a price, a duration); null when it asks for none. */
   answersKind: boolean | null;
+  /** What the score weighs, in the order of `RANKING_FEATURES`. */
+  features: number[];
   score: number;
 }
 
@@ -54,14 +57,29 @@ export interface Scoring {
   topicWords: number;
 }
 
+/**
+ * What a sentence's score weighs, in order; the weights (`ranking-model.ts`) are fitted on the
+ * evaluation's development part (`npm run eval -- --fit`).
+ */
+export const RANKING_FEATURES = [
+  'softCoverage', // share of the question's weight in the sentence, near words counting in part
+  'proximity', // how tightly the matched words sit together
+  'retrievalRank', // 1 / (1 + rank of the passage): the fused retrieval knows the passage as a whole
+  'headingShare', // share of the question's weight found only in headings and the source title
+  'phrasePairs', // share of the question's adjacent word pairs the sentence holds
+  'kindFound', // the question asks for a kind of value (a price, a duration) and the sentence has one
+  'kindMissing', // it asks for one and the sentence has none
+  'lengthPenalty', // very short or very long sentences
+  'exactCoverage', // share of the question's weight in the sentence, exact words only
+  'passageCoverage', // share of the question's weight anywhere in the sentence's passage
+  'topicShare', // share of the question's topic words the sentence or its headings hold
+  'listItem', // a list item or table row
+] as const;
+
+const dotWeights = (weights: readonly number[], features: number[]) => features.reduce((sum, x, i) => sum + x * (weights[i] ?? 0), 0);
+
 /** Query terms weighing at least this are topic words (light words and earlier turns' light words are not). */
 const TOPIC_WEIGHT = 0.5;
-
-// The retrieval rank counts: the fused full-text and meaning ranking knows the passage as a whole.
-const RANK_BONUS = 0.2;
-
-// A question asking "how long" or "how much" is rarely answered by a sentence without such a value.
-const KIND_MISSING_PENALTY = 0.15;
 
 // A term found only in the unit's heading or source title counts for this share of a match.
 const CONTEXT_SHARE = 0.7;
@@ -120,7 +138,7 @@ export function candidatesOf(passages: RetrievedPassage[]): Candidate[] {
 }
 
 /** Scores every candidate against the query (best first). */
-export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): Scoring {
+export function scoreUnits(query: QueryModel, passages: RetrievedPassage[], weights: readonly number[] = RANKING_WEIGHTS): Scoring {
   const candidates = candidatesOf(passages);
   const idf = rarity(query, candidates);
   const kind = expectedKind(query.question);
@@ -181,14 +199,20 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): Sco
     const softOverall = Math.min(1, softMatched / total);
     // A follow-up may be answered by its own words alone, without the turn it follows.
     const coverage = focusTotal > 0 ? Math.max(overall, Math.min(1, focusMatched / focusTotal)) : overall;
-    const score =
-      softOverall +
-      0.1 * proximity(unit.order, query.weights) +
-      RANK_BONUS / (1 + rank) +
-      0.15 * (inContext / total) +
-      (pairs.size ? (0.12 * shared(pairs, unit.pairs)) / pairs.size : 0) +
-      (kind === null ? 0 : answersKind ? 0.12 : -KIND_MISSING_PENALTY) -
-      lengthPenalty(unit.order.length);
+    const features: number[] = [
+      softOverall,
+      proximity(unit.order, query.weights),
+      1 / (1 + rank),
+      inContext / total,
+      pairs.size ? shared(pairs, unit.pairs) / pairs.size : 0,
+      kind !== null && answersKind ? 1 : 0,
+      kind !== null && !answersKind ? 1 : 0,
+      lengthPenalty(unit.order.length),
+      overall,
+      0, // passage coverage, filled in below
+      topicWords === 0 ? 1 : topicMatches / topicWords,
+      unit.listItem ? 1 : 0,
+    ];
     return {
       text: unit.text,
       listItem: unit.listItem,
@@ -201,7 +225,8 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): Sco
       passageCoverage: 0,
       topicMatches,
       answersKind: kind === null ? null : answersKind,
-      score,
+      features,
+      score: 0,
     };
   });
   let found = 0;
@@ -213,6 +238,8 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[]): Sco
     let sum = 0;
     for (let i = 0; i < terms.length; i++) sum += base[i]! * shares[i]!;
     unit.passageCoverage = Math.min(1, sum / total);
+    unit.features[9] = unit.passageCoverage;
+    unit.score = dotWeights(weights, unit.features);
   }
   const units = scored.sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
   return { units, absent: Math.max(0, 1 - found / total), topicWords };

@@ -88,7 +88,11 @@ export function composeAnswer(chosen: ScoredUnit[], leadIn: (title: string) => s
   }
   const blocks: string[] = [];
   for (const units of groups.values()) {
-    units.sort((a, b) => a.rank - b.rank || a.index - b.index);
+    // The best sentence leads, with the neighbours it was quoted with in their order of writing;
+    // further sentences follow in theirs.
+    const lead = units[0]!;
+    const withLead = (u: ScoredUnit) => (u.passage === lead.passage && Math.abs(u.index - lead.index) <= 1 ? 0 : 1);
+    units.sort((a, b) => withLead(a) - withLead(b) || a.rank - b.rank || a.index - b.index);
     const first = units[0]!;
     const lines = units.map((u) => u.text);
     const body = units.some((u) => u.listItem) ? lines.join('\n') : lines.join(' ');
