@@ -92,6 +92,21 @@ describe('parley-local answers', () => {
     assert.match(codes.text, /KX-4421-Q/);
   });
 
+  test('leads with the answering sentence and leaves out the unrelated ones of its passage', async () => {
+    const shop: Omit<RetrievedPassage, 'score' | 'passageId' | 'sourceId'> = {
+      sourceTitle: 'Shop',
+      sourceUrl: '',
+      heading: '',
+      text: 'Standard shipping takes 3 to 5 business days and is free on orders over $60. Express delivery arrives the next business day and costs $12. Our store at 12 Market Street is open Monday to Saturday from 9 am to 7 pm.',
+    };
+    const engine = createLocalEngine({ retriever: stubRetriever([shop]) });
+    const stream = await engine.answer({ history: [], question: 'When are you open on the weekend?', bot: BOT });
+    let text = '';
+    for await (const chunk of stream.chunks) text += chunk;
+    assert.match(text, /^Our store at 12 Market Street is open Monday to Saturday/);
+    assert.doesNotMatch(text, /shipping|delivery/i);
+  });
+
   test('streams the answer in several chunks', async () => {
     const answer = await ask('How long does expedited delivery take?');
     assert.ok(answer.chunks.length > 2, `chunks: ${answer.chunks.length}`);

@@ -52,9 +52,11 @@ export function selectUnits(question: string, { units: scored, ...scoring }: Sco
   for (const unit of scored.slice(1)) {
     if (chosen.length >= MAX_UNITS) break;
     if (chosen.includes(unit) || unit.softCoverage < FURTHER_SHARE * best.softCoverage) continue;
-    // The further from the best sentence, the closer its score must be.
-    const near = unit.passage === best.passage ? 0.5 : unit.passage.sourceTitle === best.passage.sourceTitle ? 0.8 : 0.95;
-    if (unit.score < near * best.score) continue;
+    // Scores are log-odds of answering (the ranking is a fitted softmax): a further sentence must be
+    // nearly as likely to answer as the best, the more so the further it is from it.
+    const likelihood = Math.exp(unit.score - best.score);
+    const near = unit.passage === best.passage ? 0.05 : unit.passage.sourceTitle === best.passage.sourceTitle ? 0.1 : 0.3;
+    if (likelihood < near) continue;
     if (chosen.some((c) => overlap(c.terms, unit.terms) > NEAR_DUPLICATE)) continue;
     if (!addsSomething(unit, chosen)) continue;
     chosen.push(unit);
