@@ -8,7 +8,7 @@
  * a `BENCH_JSON {…}` line.
  *
  * Environment: BENCH_DURATION (measured seconds per scenario, default 10), BENCH_CONNECTIONS
- * (default 32), BENCH_WARMUP (warm-up seconds, default 3), BENCH_ONLY=analytics or BENCH_ONLY=widget
+ * (default 32), BENCH_WARMUP (warm-up seconds, default 3), BENCH_ONLY=analytics, BENCH_ONLY=answers or BENCH_ONLY=widget
  * (only those figures), BENCH_WIDGET_LOADS (page loads per widget figure, default 20).
  *
  * Exit code: 0 when the bench ran (a missed target only prints FAIL); 1 on an error, including
@@ -195,6 +195,12 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'analytics') {
     // A quick run of the analytics figures alone, while working on them.
     for (const l of await measureAnalytics(fixtures, dataDir)) console.log(`${l.name}: p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms`);
+    await cleanup();
+    process.exit(0);
+  }
+  if (process.env.BENCH_ONLY === 'answers') {
+    const l = await measureLocalAnswers();
+    console.log(`${l.name}: p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms`);
     await cleanup();
     process.exit(0);
   }
