@@ -135,6 +135,26 @@ describe('parley-local answers', () => {
     assert.equal((await ask('gracias')).text, PHRASES.es.thanks);
   });
 
+  test('answers acknowledgements, requests for help and questions about itself without searching', async () => {
+    for (const [message, reply] of [
+      ['ok great', PHRASES.en.acknowledgement],
+      ['Got it!', PHRASES.en.acknowledgement],
+      ['vale', PHRASES.es.acknowledgement],
+      ["d'accord", PHRASES.fr.acknowledgement],
+      ['alles klar', PHRASES.de.acknowledgement],
+      ['obrigado pela ajuda', PHRASES.pt.thanks],
+      ['Can you help me?', BOT.welcome_message],
+      ['hello, is anyone there?', BOT.welcome_message],
+      ['What can you do?', PHRASES.en.identity(BOT.name)],
+    ] as const) {
+      const answer = await ask(message);
+      assert.equal(answer.text, reply, message);
+      assert.deepEqual(answer.queries, [], `${message}: small talk does not search`);
+    }
+    const question = await ask('ok, and what does standard shipping cost?');
+    assert.match(question.text, /Standard shipping costs \$7\.95/);
+  });
+
   test('treats a greeting followed by a question as a question', async () => {
     const answer = await ask('Hi! How many days do I have to start a return?');
     assert.match(answer.text, /30 days from the delivery date/);
@@ -174,7 +194,9 @@ describe('parley-local answers', () => {
     const german = await ask('Wie schnell fährt Ihr elektrischer Roller höchstens?', { bot: { strict_mode: false } });
     assert.equal(german.text, `${PHRASES.de.dontKnow} ${PHRASES.de.invite}`);
     const short = await ask('ok?');
-    assert.equal(short.text, PHRASES.en.dontKnow);
+    assert.equal(short.text, PHRASES.en.acknowledgement);
+    const shortQuestion = await ask('Speed of scooter?');
+    assert.equal(shortQuestion.text, PHRASES.en.dontKnow);
   });
 });
 

@@ -11,7 +11,7 @@ import { prepareQuery, type PreparedQuery } from './query.ts';
 import type { Evidence } from './answerability.ts';
 import { scoreUnits } from './scoring.ts';
 import { composeAnswer, selectUnits, type Selection } from './select.ts';
-import { recogniseSmallTalk, stripGreeting } from './small-talk.ts';
+import { recogniseSmallTalk, stripGreeting, type SmallTalk } from './small-talk.ts';
 
 /** The engine name the chat layer records. */
 export const LOCAL_ENGINE_NAME = 'parley-local';
@@ -23,7 +23,7 @@ const WORDS_PER_CHUNK = 3;
 export interface LocalAnswer {
   text: string;
   sources: AnswerSource[];
-  kind: 'answer' | 'refusal' | 'greeting' | 'thanks' | 'goodbye' | 'identity';
+  kind: 'answer' | 'refusal' | SmallTalk['kind'];
   /** The language code of the reply. */
   language: string;
   /** For questions: what the answer decision read and its probability. */

@@ -1,12 +1,13 @@
 /**
- * Recognising messages that are only small talk (greetings, thanks, goodbyes) in the six phrase
+ * Recognising messages that are only small talk (greetings, thanks, goodbyes, acknowledgements, questions
+ * about the assistant itself) in the six phrase
  * languages. A greeting followed by a question is a question.
  */
 import type { PhraseLanguage } from './phrases.ts';
 
 /** What a small-talk message is, and the language its words belong to (null when shared). */
 export interface SmallTalk {
-  kind: 'greeting' | 'thanks' | 'goodbye' | 'identity';
+  kind: 'greeting' | 'thanks' | 'goodbye' | 'identity' | 'acknowledgement';
   language: PhraseLanguage | null;
 }
 
@@ -33,6 +34,20 @@ const EXPRESSIONS: [Kind, PhraseLanguage | null, string[]][] = [
   ['identity', 'de', ['wer bist du', 'wer sind sie', 'bist du ein bot', 'sind sie ein bot', 'bist du ein roboter', 'sind sie ein roboter', 'bist du ein mensch', 'sind sie ein mensch', 'wie heisst du']],
   ['identity', 'pt', ['quem es tu', 'quem e voce', 'es um bot', 'e um bot', 'es um robo', 'e um robo', 'es uma pessoa real', 'e uma pessoa real', 'como te chamas']],
   ['identity', 'it', ['chi sei', 'chi e lei', 'sei un bot', 'sei un robot', 'sei una persona vera', 'sei una persona reale', 'come ti chiami']],
+  // Asking for help without saying with what yet: a greeting, answered by the welcome message.
+  ['greeting', 'en', ['can you help me', 'can you help', 'could you help me', 'i need help', 'i have a question', 'i have a few questions', 'is anyone there', 'anyone there', 'is someone there']],
+  ['greeting', 'es', ['puedes ayudarme', 'me puede ayudar', 'me puedes ayudar', 'necesito ayuda', 'tengo una pregunta', 'hay alguien']],
+  ['greeting', 'fr', ['pouvez vous m aider', 'peux tu m aider', 'j ai une question', 'jai une question', 'il y a quelqu un', 'besoin d aide']],
+  ['greeting', 'de', ['kannst du mir helfen', 'konnen sie mir helfen', 'ich habe eine frage', 'ich brauche hilfe', 'ist jemand da']],
+  ['greeting', 'pt', ['pode me ajudar', 'podes ajudar me', 'tenho uma pergunta', 'preciso de ajuda', 'tem alguem ai']],
+  ['greeting', 'it', ['puoi aiutarmi', 'puo aiutarmi', 'ho una domanda', 'ho bisogno di aiuto', 'ce qualcuno']],
+  ['identity', 'en', ['what can you do', 'what can you help me with', 'what can you help with', 'what do you do', 'is this a robot', 'are you an ai', 'are you ai', 'is this ai']],
+  ['acknowledgement', 'en', ['ok', 'okay', 'k', 'cool', 'great', 'got it', 'alright', 'all right', 'sounds good', 'understood', 'i see', 'makes sense', 'noted', 'sure', 'nice', 'perfect']],
+  ['acknowledgement', 'es', ['vale', 'entendido', 'de acuerdo', 'perfecto', 'entiendo']],
+  ['acknowledgement', 'fr', ['d accord', 'daccord', 'entendu', 'compris', 'parfait', 'tres bien']],
+  ['acknowledgement', 'de', ['alles klar', 'verstanden', 'gut', 'perfekt', 'in ordnung']],
+  ['acknowledgement', 'pt', ['entendi', 'certo', 'combinado', 'beleza', 'perfeito', 'tudo certo']],
+  ['acknowledgement', 'it', ['va bene', 'capito', 'perfetto', 'daccordo', 'd accordo', 'benissimo', 'certo']],
   ['goodbye', 'es', ['adios', 'hasta luego', 'hasta pronto', 'hasta manana', 'chao', 'nos vemos']],
   ['goodbye', 'fr', ['au revoir', 'a bientot', 'bonne journee', 'bonne soiree', 'a plus']],
   ['goodbye', 'de', ['tschuss', 'auf wiedersehen', 'bis bald', 'bis spater', 'schonen tag']],
@@ -46,7 +61,7 @@ const FILLER = new Set(
   that helps helped helpful was is it that s this the for your help all right alright fine oh ah well thats really
   super brilliant excellent wonderful amazing sir madam mate buddy y e et und and muito molto mucho beaucoup tout todo
   por su sua la ayuda aide hilfe ajuda aiuto you today fixed needed all i vale dir ihnen tanto tante mille genial perfecto
-  parfait perfekt prima perfeito perfetto o ou or`.split(/\s+/),
+  parfait perfekt prima perfeito perfetto o ou or pela pelo per pour votre fur deine ihre vostro tuo`.split(/\s+/),
 );
 
 const LEXICON = new Map<string, { kind: Kind; language: PhraseLanguage | null }>();
@@ -112,6 +127,14 @@ export function recogniseSmallTalk(message: string, botName = ''): SmallTalk | n
     else return null;
   }
   if (kinds.size === 0) return null;
-  const kind: Kind = kinds.has('identity') ? 'identity' : kinds.has('goodbye') ? 'goodbye' : kinds.has('thanks') ? 'thanks' : 'greeting';
+  const kind: Kind = kinds.has('identity')
+    ? 'identity'
+    : kinds.has('goodbye')
+      ? 'goodbye'
+      : kinds.has('thanks')
+        ? 'thanks'
+        : kinds.has('greeting')
+          ? 'greeting'
+          : 'acknowledgement';
   return { kind, language };
 }
