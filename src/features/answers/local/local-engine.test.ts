@@ -179,6 +179,19 @@ describe('parley-local answers', () => {
     assert.ok(!alone.queries[0]?.includes('standard'));
   });
 
+  test("reads a follow-up's topic from the assistant's previous reply too", async () => {
+    const support = { sourceTitle: 'Support', sourceUrl: '', heading: 'Support', text: 'Our support team answers chats from 8:00 to 20:00, Monday to Friday.' };
+    const engine = createLocalEngine({ retriever: stubRetriever([...KNOWLEDGE, support]) });
+    const history = [
+      { role: 'user' as const, content: 'How do I get help?' },
+      { role: 'assistant' as const, content: 'Click the ? icon to chat with our support team.' },
+    ];
+    const stream = await engine.answer({ history, question: 'What hours are they around?', bot: BOT });
+    let text = '';
+    for await (const chunk of stream.chunks) text += chunk;
+    assert.match(text, /8:00 to 20:00/);
+  });
+
   test('writes its phrases in the forced response language', async () => {
     const spanish = await ask('What is the top speed of your electric scooter?', { bot: { response_language: 'es' } });
     assert.equal(spanish.text, PHRASES.es.dontKnow);

@@ -1,9 +1,11 @@
 /**
  * The question as `parley-local` searches and scores it: its own terms, plus the previous user
- * turn's at a lower weight when the question is a follow-up ("and how much is it?").
+ * turn's at a lower weight when the question is a follow-up ("and how much is it?"), and the
+ * assistant's reply to it lower still.
  */
 import type { ChatTurn } from '../answers.types.ts';
 import type { QueryModel } from './scoring.ts';
+import { PHRASES } from './phrases.ts';
 import { contentTerms, searchWords, weightedTerms, words } from './text.ts';
 
 /** What to send to retrieval and how to score what comes back. */
@@ -14,6 +16,9 @@ export interface PreparedQuery {
 }
 
 const PREVIOUS_TURN_WEIGHT = 0.5;
+const PREVIOUS_ANSWER_WEIGHT = 0.25;
+// A long reply would crowd the question out of the search.
+const ANSWER_SEARCH_WORDS = 8;
 const MAX_SEARCH_WORDS = 24;
 
 const FOLLOW_UP_START =
@@ -40,6 +45,16 @@ export function previousUserTurn(history: ChatTurn[]): string | undefined {
   return undefined;
 }
 
+/** The assistant's last reply, unless it was a refusal (whose words say nothing of the topic). */
+function previousAssistantTurn(history: ChatTurn[]): string | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const turn = history[i]!;
+    if (turn.role !== 'assistant' || !turn.content.trim()) continue;
+    return Object.values(PHRASES).some((p) => turn.content.startsWith(p.dontKnow)) ? undefined : turn.content;
+  }
+  return undefined;
+}
+
 /** Builds the search text and the weighted terms of a question (and of the turn it follows). */
 export function prepareQuery(question: string, history: ChatTurn[]): PreparedQuery {
   const followUp = isFollowUp(question, history);
@@ -55,6 +70,15 @@ export function prepareQuery(question: string, history: ChatTurn[]): PreparedQue
       if (!weights.has(term)) weights.set(term, weight * PREVIOUS_TURN_WEIGHT);
     }
     for (const word of searchWords(previous)) if (!search.includes(word)) search.push(word);
+    // What was answered names the topic a follow-up leans on ("the support team" for "what hours are
+    // they around?"), more weakly than what was asked.
+    const answered = previousAssistantTurn(history);
+    if (answered) {
+      for (const [term, weight] of weightedTerms(answered)) {
+        if (!weights.has(term)) weights.set(term, weight * PREVIOUS_ANSWER_WEIGHT);
+      }
+      for (const word of searchWords(answered).slice(0, ANSWER_SEARCH_WORDS)) if (!search.includes(word)) search.push(word);
+    }
   }
   return {
     model: { weights, focus, sequence: contentTerms(question), question: kindText },
