@@ -21,7 +21,7 @@ import { stripGreeting } from '../src/features/answers/local/small-talk.ts';
 import { RANKING_WEIGHTS } from '../src/features/answers/local/ranking-model.ts';
 import { fitRanking, informative, topHits, writeRankingModel, type RankingSample } from './fit-ranking.ts';
 import { detectLanguage } from '../src/features/answers/local/language.ts';
-import { PHRASES, type PhraseLanguage } from '../src/features/answers/local/phrases.ts';
+import { isRefusalText, PHRASES, type PhraseLanguage } from '../src/features/answers/local/phrases.ts';
 import { extractText } from '../src/features/knowledge/extract/extract-text.ts';
 import { createBaselineIndex } from './baseline.ts';
 import { loadBusinesses, partOf, sourcesOf, type Business, type Category, type Part, type Question } from './dataset.ts';
@@ -85,7 +85,6 @@ function phraseLanguage(text: string, botName: string): PhraseLanguage | null {
   return null;
 }
 
-const isRefusal = (text: string) => Object.values(PHRASES).some((p) => text.startsWith(p.dontKnow));
 const short = (s: string, n = 110) => {
   const flat = s.replace(/\s+/g, ' ').trim();
   return flat.length > n ? `${flat.slice(0, n - 1)}…` : flat;
@@ -151,7 +150,7 @@ async function evaluateBusiness(business: Business, stack: Stack, options: Compo
     } else {
       ({ text, sources } = await composeLocalAnswer(stack.knowledge.retriever, { bot, question: question.question, history }, options));
     }
-    const refused = sources.length === 0 && isRefusal(text);
+    const refused = sources.length === 0 && isRefusalText(text);
     const fixed = sources.length === 0 ? phraseLanguage(text, bot.name) : null;
     // Quoted knowledge is in the documents' language; the engine's own phrases must be in the visitor's.
     const wrongLanguage = fixed !== null ? fixed !== question.language : sources.length === 0 && (detectLanguage(text) ?? question.language) !== question.language;

@@ -190,6 +190,15 @@ describe('parley-local answers', () => {
     let text = '';
     for await (const chunk of stream.chunks) text += chunk;
     assert.match(text, /8:00 to 20:00/);
+    // A refusal names no topic: its words stay out of the search.
+    const afterRefusal = await ask('and in the rain?', {
+      history: [
+        { role: 'user', content: 'What is the top speed of your scooter?' },
+        { role: 'assistant', content: PHRASES.en.dontKnow },
+      ],
+    });
+    assert.match(afterRefusal.queries[0]!, /scooter/);
+    assert.doesNotMatch(afterRefusal.queries[0]!, /sorry|know|answer/);
   });
 
   test('writes its phrases in the forced response language', async () => {

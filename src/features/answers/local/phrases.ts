@@ -89,3 +89,8 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     leadIn: (title) => `Ecco cosa ho trovato in «${title}»:`,
   },
 };
+
+/** Whether a reply is the engine's refusal, in any of its languages. */
+export function isRefusalText(text: string): boolean {
+  return Object.values(PHRASES).some((phrases) => text.startsWith(phrases.dontKnow));
+}

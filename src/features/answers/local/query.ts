@@ -5,7 +5,7 @@
  */
 import type { ChatTurn } from '../answers.types.ts';
 import type { QueryModel } from './scoring.ts';
-import { PHRASES } from './phrases.ts';
+import { isRefusalText } from './phrases.ts';
 import { contentTerms, searchWords, weightedTerms, words } from './text.ts';
 
 /** What to send to retrieval and how to score what comes back. */
@@ -38,19 +38,19 @@ export function isFollowUp(question: string, history: ChatTurn[]): boolean {
 
 /** The last thing the visitor asked before this question, if anything. */
 export function previousUserTurn(history: ChatTurn[]): string | undefined {
-  for (let i = history.length - 1; i >= 0; i--) {
-    const turn = history[i]!;
-    if (turn.role === 'user' && turn.content.trim()) return turn.content;
-  }
-  return undefined;
+  return lastTurn(history, 'user');
 }
 
 /** The assistant's last reply, unless it was a refusal (whose words say nothing of the topic). */
 function previousAssistantTurn(history: ChatTurn[]): string | undefined {
+  const reply = lastTurn(history, 'assistant');
+  return reply && !isRefusalText(reply) ? reply : undefined;
+}
+
+function lastTurn(history: ChatTurn[], role: ChatTurn['role']): string | undefined {
   for (let i = history.length - 1; i >= 0; i--) {
     const turn = history[i]!;
-    if (turn.role !== 'assistant' || !turn.content.trim()) continue;
-    return Object.values(PHRASES).some((p) => turn.content.startsWith(p.dontKnow)) ? undefined : turn.content;
+    if (turn.role === role && turn.content.trim()) return turn.content;
   }
   return undefined;
 }
