@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AnswerBot } from '../answers.types.ts';
-import { chooseLanguage, detectLanguage } from './language.ts';
+import { chooseLanguage, detectLanguage, guessUnclearLanguage } from './language.ts';
 
 const bot: AnswerBot = {
   id: 'b',
@@ -38,5 +38,27 @@ describe('parley-local: the language of its own phrases', () => {
     assert.equal(chooseLanguage({ bot, question: 'Parking?', history }), 'fr');
     assert.equal(chooseLanguage({ bot, question: 'Parking?', history: [] }), 'en');
     assert.equal(chooseLanguage({ bot: { ...bot, response_language: 'de' }, question: 'How much is it?', history: [] }), 'de');
+  });
+
+  test('a message of words English lacks takes the knowledge’s language when its letters allow it', () => {
+    assert.equal(detectLanguage('Öffnungszeiten?'), null);
+    assert.equal(chooseLanguage({ bot, question: 'Öffnungszeiten?', history: [] }, undefined, () => 'de'), 'de');
+    assert.equal(chooseLanguage({ bot, question: 'Orari?', history: [] }, undefined, () => 'it'), 'it');
+    assert.equal(guessUnclearLanguage('Occhiali da sole', 'it'), 'it');
+    // The letters rule out knowledge in another language: only German writes "ö".
+    assert.equal(guessUnclearLanguage('Öffnungszeiten?', 'fr'), 'de');
+    assert.equal(guessUnclearLanguage('Öffnungszeiten?', null), 'de');
+    // "ç" with "á": Portuguese alone of the six.
+    assert.equal(guessUnclearLanguage('Preços, horários?', null), 'pt');
+  });
+
+  test('English words, or one unknown word with nothing to tip it, stay English', () => {
+    assert.equal(chooseLanguage({ bot, question: 'Refund?', history: [] }, undefined, () => 'de'), 'en');
+    assert.equal(chooseLanguage({ bot, question: 'Parking for bikes?', history: [] }, undefined, () => 'it'), 'en');
+    assert.equal(chooseLanguage({ bot, question: 'Lumenix?', history: [] }, undefined, () => 'en'), 'en');
+    assert.equal(guessUnclearLanguage('Lumenix?', null), null);
+    // The conversation's language comes before any guess.
+    const history = [{ role: 'user' as const, content: 'Est-ce que vous acceptez les chiens dans les chambres ?' }];
+    assert.equal(chooseLanguage({ bot, question: 'Orari?', history }, undefined, () => 'it'), 'fr');
   });
 });

@@ -7,6 +7,7 @@
  */
 import { francAll } from 'franc';
 import type { AnswerRequest } from '../answers.types.ts';
+import { englishWordVectors, type WordVectors } from '../semantic/word-vectors.ts';
 import { PHRASE_LANGUAGES, type PhraseLanguage } from './phrases.ts';
 
 const FRANC_CODES: Record<string, PhraseLanguage> = { eng: 'en', spa: 'es', fra: 'fr', deu: 'de', por: 'pt', ita: 'it' };
@@ -108,12 +109,53 @@ function byAgreement(text: string): PhraseLanguage | null {
   return best && FRANC_CODES[best[0]] === words ? words : null;
 }
 
+// The letters beyond ASCII each language writes (and Spanish's opening marks).
+const LETTERS: Record<PhraseLanguage, string> = {
+  en: '',
+  es: 'áéíóúñü¿¡',
+  fr: 'éèêëàâîïôûùçœæÿ',
+  de: 'äöüß',
+  pt: 'áâãàéêíóôõúç',
+  it: 'àèéìíòóù',
+};
+
+/** An English word: one of English's function words, or a word of the English vocabulary that is no other language's function word ("de", "la", "para"). */
+function isEnglishWord(word: string, lexicon: WordVectors): boolean {
+  const languages = WORD_LANGUAGES.get(word.normalize('NFKD').replace(/\p{M}/gu, ''));
+  return languages ? languages.includes('en') : lexicon.hasWord(word);
+}
+
+/**
+ * The language of a message that `detectLanguage` could not tell ("Öffnungszeiten?", "Orari?"):
+ * when most of its words are not English words (see `isEnglishWord`), it is one
+ * of the other five whose letters it uses; the knowledge's own language among those, else franc's
+ * best among them when the message says enough (two such words, or letters English lacks). A
+ * message of English words, or one unknown word such as a name, stays undecided.
+ */
+export function guessUnclearLanguage(text: string, knowledge: PhraseLanguage | null, lexicon: WordVectors = englishWordVectors()): PhraseLanguage | null {
+  const cleaned = text.replace(NOT_WORDS, ' ').toLowerCase();
+  const words = cleaned.match(/\p{L}+/gu) ?? [];
+  if (words.length === 0) return null;
+  const foreign = words.filter((word) => !isEnglishWord(word, lexicon)).length;
+  if (foreign / words.length < 0.5) return null;
+  const marks = new Set(cleaned.match(/[¿¡]|[^\p{ASCII}\P{L}]/gu) ?? []);
+  const candidates = PHRASE_LANGUAGES.filter((language) => language !== 'en' && [...marks].every((mark) => LETTERS[language].includes(mark)));
+  if (candidates.length === 0) return null;
+  if (knowledge && candidates.includes(knowledge)) return knowledge;
+  if (marks.size === 0 && foreign < 2) return null;
+  const codes = FRANC_ONLY.filter((code) => candidates.includes(FRANC_CODES[code]!));
+  const [best] = francAll(cleaned, { only: codes, minLength: 1 });
+  return (best && FRANC_CODES[best[0]]) || null;
+}
+
 /**
  * The language of the engine's phrases for a request: `responseLanguage` (when given) or the bot's
  * `response_language` when not empty; else the message's own language when clear (a small-talk
- * hint counts); else the language of the visitor's earlier messages; else English.
+ * hint counts); else the language of the visitor's earlier messages; else, for a message that is
+ * clearly not English, the guess of `guessUnclearLanguage` (the knowledge's language, read from
+ * `knowledge()`, tips it); else English.
  */
-export function chooseLanguage(request: AnswerRequest, hint?: PhraseLanguage): PhraseLanguage {
+export function chooseLanguage(request: AnswerRequest, hint?: PhraseLanguage, knowledge?: () => PhraseLanguage | null): PhraseLanguage {
   const forced = request.responseLanguage ?? request.bot.response_language;
   if (forced && forced.trim()) return languageOfTag(forced);
   const own = detectLanguage(request.question);
@@ -124,5 +166,5 @@ export function chooseLanguage(request: AnswerRequest, hint?: PhraseLanguage): P
     const language = detectLanguage(earlier[i]!);
     if (language) return language;
   }
-  return 'en';
+  return guessUnclearLanguage(request.question, knowledge?.() ?? null) ?? 'en';
 }

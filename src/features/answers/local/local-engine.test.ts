@@ -220,6 +220,22 @@ describe('parley-local answers', () => {
     const shortQuestion = await ask('Speed of scooter?');
     assert.equal(shortQuestion.text, PHRASES.en.dontKnow);
   });
+
+  test('a short message English lacks the words for is answered in the language of the knowledge it reaches', async () => {
+    const engine = createLocalEngine({
+      retriever: stubRetriever([{ sourceTitle: 'Werkstatt', sourceUrl: '', heading: 'Werkstatt > Preise', text: 'Die Werkstatt berechnet 68 € pro Stunde. Ein Kostenvoranschlag ist kostenlos.' }]),
+    });
+    const reply = async (question: string) => {
+      const stream = await engine.answer({ history: [], question, bot: BOT });
+      let text = '';
+      for await (const chunk of stream.chunks) text += chunk;
+      return { text, language: stream.language };
+    };
+    // "Werkstatt" finds the German passage, which does not say whether there are gift vouchers.
+    assert.deepEqual(await reply('Werkstatt Gutschein?'), { text: PHRASES.de.dontKnow, language: 'de' });
+    // English words stay English whatever the knowledge's language.
+    assert.deepEqual(await reply('Gift card for the Werkstatt?'), { text: PHRASES.en.dontKnow, language: 'en' });
+  });
 });
 
 describe('parley-local helpers', () => {

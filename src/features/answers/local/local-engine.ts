@@ -5,8 +5,8 @@
  */
 import type { AnswerEngine, AnswerRequest, AnswerSource, AnswerStream, ChatTurn, RetrievedPassage, Retriever } from '../answers.types.ts';
 import { attachedPassages } from './attached-passages.ts';
-import { chooseLanguage } from './language.ts';
-import { PHRASES } from './phrases.ts';
+import { chooseLanguage, detectLanguage } from './language.ts';
+import { PHRASES, type PhraseLanguage } from './phrases.ts';
 import { prepareQuery, type PreparedQuery } from './query.ts';
 import type { Evidence } from './answerability.ts';
 import { scoreUnits } from './scoring.ts';
@@ -67,14 +67,14 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
     return { text, sources: [], kind: smallTalk.kind, language };
   }
 
-  const language = chooseLanguage(request);
-  const phrases = PHRASES[language];
   const asked = stripGreeting(question);
   const query = prepareQuery(asked, request.history);
   const retrieved = query.searchText ? await retriever.search(bot.id, query.searchText, PASSAGES_TO_READ) : [];
   // The visitor's own documents lead: a question asked after an upload is most likely about it.
   const attached = query.searchText ? attachedPassages(request.attachments, query) : [];
   const passages = attached.length > 0 ? [...attached, ...retrieved] : retrieved;
+  const language = chooseLanguage(request, undefined, () => knowledgeLanguage(passages));
+  const phrases = PHRASES[language];
   const selection = chooseUnits(asked, request.history, query, passages, options);
   const decision = { evidence: selection.evidence, probability: selection.probability };
   if (selection.units.length === 0) {
@@ -82,6 +82,11 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
     return { text, sources: [], kind: 'refusal', decision, language };
   }
   return { ...composeAnswer(selection.units, phrases.leadIn), kind: 'answer', decision, language };
+}
+
+/** The language the retrieved knowledge is written in, read from its first passages. */
+function knowledgeLanguage(passages: RetrievedPassage[]): PhraseLanguage | null {
+  return passages.length === 0 ? null : detectLanguage(passages.slice(0, 3).map((p) => p.text).join('\n'));
 }
 
 // "Where is the showroom and when is it open?": two questions joined by "and".

@@ -20,6 +20,8 @@ export interface WordVectors {
    * inverse frequency): near 0 for the most common words, near 1 for rare ones.
    */
   weightOf(term: string): number;
+  /** Whether the lower-case word is among the vocabulary's words as written (not folded to a term). */
+  hasWord(word: string): boolean;
 }
 
 let loaded: WordVectors | undefined;
@@ -44,6 +46,7 @@ export function readWordVectors(file: Buffer): WordVectors {
   const harmonic = Math.log(count) + 0.5772;
   const vectors = new Float32Array(count * dims);
   const byTerm = new Map<string, { vector: Float32Array; weight: number }>();
+  const surfaceForms = new Set(words);
   for (let i = 0; i < count; i++) {
     const term = termOf(words[i]!);
     // Words arrive most frequent first: a term keeps its most frequent form's vector.
@@ -60,6 +63,7 @@ export function readWordVectors(file: Buffer): WordVectors {
     dims,
     vectorOf: (term) => byTerm.get(term)?.vector,
     weightOf: (term) => byTerm.get(term)?.weight ?? 1,
+    hasWord: (word) => surfaceForms.has(word),
   };
 }
 
