@@ -5,6 +5,7 @@ import { createLocalEngine } from './local-engine.ts';
 import { PHRASES } from './phrases.ts';
 import { languageOfTag } from './language.ts';
 import { splitSentences } from './sentences.ts';
+import { expectedKind } from './scoring.ts';
 
 /** A tiny term-overlap retriever: enough to unit-test the engine (real retrieval is tested with knowledge). */
 function stubRetriever(passages: Omit<RetrievedPassage, 'score' | 'passageId' | 'sourceId'>[]): Retriever & { queries: string[] } {
@@ -239,6 +240,44 @@ describe('parley-local answers', () => {
 });
 
 describe('parley-local helpers', () => {
+  test('the kind of value a question asks for is read in all six languages', () => {
+    const cases: [string, string][] = [
+      ['How long does a repair take?', 'duration'],
+      ['¿Cuánto tiempo tarda el envío?', 'duration'],
+      ['Wie lange dauert die Reparatur?', 'duration'],
+      ['Combien coûte la taxe de séjour ?', 'money'],
+      ['Quanto custa o bolo de aniversário?', 'money'],
+      ['Ab welchem Alter darf man mieten?', 'number'],
+      ['A che ora aprite il sabato?', 'time'],
+      ['Où se trouve la gare ?', 'place'],
+      ['Perché la garanzia non copre i graffi?', 'reason'],
+    ];
+    const kinds = { duration: '3 Werktage', money: '12,50 €', number: '18', time: '9:30', place: '12 rue de la Gare', reason: 'weil' };
+    for (const [question, kind] of cases) {
+      const expected = expectedKind(question);
+      assert.ok(expected, question);
+      assert.ok(expected.pattern.test(kinds[kind as keyof typeof kinds]), `${question} asks for a ${kind}`);
+    }
+    assert.equal(expectedKind('Do you have a dog-friendly room?'), null);
+  });
+
+  test('a German question for a duration quotes the sentence that holds one', async () => {
+    const engine = createLocalEngine({
+      retriever: stubRetriever([
+        {
+          sourceTitle: 'Werkstatt',
+          sourceUrl: '',
+          heading: 'Werkstatt > Reparatur',
+          text: 'Jede Reparatur beginnt mit einer Diagnose in unserer Werkstatt. Eine Reparatur dauert in der Regel 3 Werktage.',
+        },
+      ]),
+    });
+    const stream = await engine.answer({ history: [], question: 'Wie lange dauert eine Reparatur in der Werkstatt?', bot: BOT });
+    let text = '';
+    for await (const chunk of stream.chunks) text += chunk;
+    assert.ok(text.startsWith('Eine Reparatur dauert in der Regel 3 Werktage.'), text);
+  });
+
   test('language tags map to their primary subtag, unknown ones to English', () => {
     assert.equal(languageOfTag('pt-BR'), 'pt');
     assert.equal(languageOfTag('IT'), 'it');

@@ -319,13 +319,14 @@ function lengthPenalty(terms: number): number {
   return 0;
 }
 
-const DURATION = /\d+\s*(?:(?:-|–|to|or)\s*\d+\s*)?(?:business\s+|working\s+|calendar\s+)?(?:minutes?|hours?|days?|weeks?|months?|years?|cycles?)\b|\b(?:same|next)\s+(?:business\s+)?day\b|\b(?:lifetime|immediately|at once|straight away|never expire)/i;
-const MONEY = /[$€£¥]\s?\d|\d\s?(?:usd|eur|gbp|dollars?|euros?)\b|\d+\s?%|\bfree\b/i;
+// Values, in the six languages: durations, amounts, numbers, times, places, people, reasons, contacts.
+const DURATION = /\d+\s*(?:(?:-|–|to|or|a|à|bis|e|o|ou)\s*\d+\s*)?(?:business\s+|working\s+|calendar\s+)?(?:minutes?|minutos?|minuten?|minuti|hours?|horas?|heures?|stunden?|ore|days?|d[ií]as|jours?|tagen?|werktagen?|giorni|weeks?|semanas?|semaines?|wochen?|settimane?|months?|meses|mois|monate?n?|mesi|years?|a[ñn]os|ans|jahren?|anni|cycles?)\b|\b(?:same|next)\s+(?:business\s+)?day\b|\b(?:lifetime|immediately|at once|straight away|never expire|sofort|imm[ée]diatement|inmediatamente|imediatamente|subito)/i;
+const MONEY = /[$€£¥]\s?\d|\d\s?[$€£¥]|\d\s?(?:usd|eur|gbp|chf|dollars?|euros?)\b|\d+\s?%|\b(?:free|gratis|kostenlos|gratuit[eo]?s?|gratuita)\b/i;
 const NUMBER = /\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred)\b/i;
-const TIME = /\b\d{1,2}(?::\d{2})?\s*(?:a\.m\.|p\.m\.|am|pm)|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\bbefore\b|\bafter\b|\bwhen\b|\bonce\b|\bwithin\b/i;
-const PLACE = />|\b(?:at|in|on|under|to)\s+(?:the\s+)?\p{Lu}|\b(?:avenue|street|road|way|page|menu|settings|account|address)\b/iu;
+const TIME = /\b\d{1,2}(?::\d{2})?\s*(?:a\.m\.|p\.m\.|am|pm|uhr)\b|\b\d{1,2}(?::|\s?h\s?)\d{2}\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:montags?|dienstags?|mittwochs?|donnerstags?|freitags?|samstags?|sonntags?|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bados?|domingos?|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|segunda|ter[çc]a|quarta|quinta|sexta|luned[iì]|marted[iì]|mercoled[iì]|gioved[iì]|venerd[iì]|sabato|domenica)\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(?:before|after|when|once|within|vor|nach|avant|apr[èe]s|antes|despu[ée]s|depois|prima|dopo|entro)\b/i;
+const PLACE = />|\b(?:at|in|on|under|to|im|em|nel|nella|alla|au)\s+(?:the\s+)?\p{Lu}|\b(?:avenue|street|road|way|page|menu|settings|account|address|calle|avenida|rue|stra(?:ß|ss)e|str\.|platz|rua|via|viale|piazza|largo)\b/iu;
 const PERSON = /\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+/u;
-const REASON = /\b(?:because|reasons?|due to|caused by|as a result)\b/i;
+const REASON = /\b(?:because|reasons?|due to|caused by|as a result|porque|parce que|weil|perch[ée]|poich[ée])\b/i;
 const CONTACT = /@|\+?\d[\d\s().-]{7,}\d|https?:\/\//;
 
 /** The kind of value a question asks for, and the query terms such a value answers. */
@@ -335,27 +336,46 @@ export interface AnswerKind {
 }
 
 const kindOf = (pattern: RegExp, asks: string) => ({ pattern, asks: new Set(asks.split(' ').map(termOf)) });
+// `asks`: the question words a value of the kind answers, in the six languages.
 const KINDS = {
-  duration: kindOf(DURATION, 'time length duration period day week month year hour minute'),
-  money: kindOf(MONEY, 'cost amount'),
-  number: kindOf(NUMBER, 'number amount minimum maximum'),
-  time: kindOf(TIME, 'time date day hour'),
-  contact: kindOf(CONTACT, 'number phone email address contact'),
-  person: kindOf(PERSON, 'name person'),
-  place: kindOf(PLACE, 'place location address'),
-  reason: kindOf(REASON, 'reason cause'),
+  duration: kindOf(DURATION, 'time length duration period day week month year hour minute tiempo duración temps durée délai zeit dauer tempo duração durata'),
+  money: kindOf(MONEY, 'cost amount precio coste prix coût preis kosten preço custo prezzo costo'),
+  number: kindOf(NUMBER, 'number amount minimum maximum número nombre anzahl numero edad âge alter idade età'),
+  time: kindOf(TIME, 'time date day hour hora horario heure horaire uhr öffnungszeiten horário ora orari'),
+  contact: kindOf(CONTACT, 'number phone email address contact teléfono téléphone telefon telefone telefono'),
+  person: kindOf(PERSON, 'name person nombre nom name nome'),
+  place: kindOf(PLACE, 'place location address dirección adresse endereço indirizzo'),
+  reason: kindOf(REASON, 'reason cause razón raison grund razão motivo'),
 };
 
 /** The kind of answer the question asks for, or null when it asks for none in particular. */
 export function expectedKind(question: string): AnswerKind | null {
   const q = question.toLowerCase();
-  if (/\bhow (?:long|soon|quickly|fast)\b|\bby when\b|\bhow many (?:days|weeks|months|years|hours|minutes)\b/.test(q)) return KINDS.duration;
-  if (/\bhow much\b|\bcost\b|\bprice\b|\bfees?\b|\bcharge\b|cu[áa]nto|combien|wie viel|quanto/.test(q)) return KINDS.money;
-  if (/\b(?:phone|telephone) number\b|\be-?mail address\b|\bcontact (?:details|address)\b|\bcall you\b|\breach you\b/.test(q)) return KINDS.contact;
-  if (/\bhow many\b|\bnumber of\b|\bminimum\b|\bmaximum\b|\b(?:which|what) (?:version|year|size)\b/.test(q)) return KINDS.number;
-  if (/\bwhen\b|\bwhat time\b|\bhours\b|\bopen\b/.test(q)) return KINDS.time;
-  if (/\bwho (?:founded|started|created|owns|runs|leads|is|are|was|were)\b/.test(q)) return KINDS.person;
-  if (/\bwhere\b/.test(q)) return KINDS.place;
-  if (/\bwhy\b/.test(q)) return KINDS.reason;
+  if (QUESTION_KINDS.duration.test(q)) return KINDS.duration;
+  if (QUESTION_KINDS.money.test(q)) return KINDS.money;
+  if (QUESTION_KINDS.contact.test(q)) return KINDS.contact;
+  if (QUESTION_KINDS.number.test(q)) return KINDS.number;
+  if (QUESTION_KINDS.time.test(q)) return KINDS.time;
+  if (QUESTION_KINDS.person.test(q)) return KINDS.person;
+  if (QUESTION_KINDS.place.test(q)) return KINDS.place;
+  if (QUESTION_KINDS.reason.test(q)) return KINDS.reason;
   return null;
 }
+
+// How a question asks for each kind, in English, Spanish, French, German, Portuguese and Italian
+// (checked in this order: "how long" before "how", "cuánto tiempo" before "cuánto").
+const QUESTION_KINDS = {
+  duration:
+    /\bhow (?:long|soon|quickly|fast)\b|\bby when\b|\bhow many (?:days|weeks|months|years|hours|minutes)\b|cu[áa]nto (?:tiempo|tarda|dura)|cu[áa]ntos (?:d[íi]as|meses|a[ñn]os|minutos)|cu[áa]ntas (?:semanas|horas)|combien de (?:temps|jours|semaines|mois|minutes|heures)|quel(?:le)? (?:d[ée]lai|dur[ée]e)|\bwie (?:lange|schnell)\b|\bwie viele (?:tage|wochen|monate|jahre|stunden|minuten)\b|\bbis wann\b|quanto (?:tempo|demora|dura|tarda)|quant[oa]s (?:dias|semanas|meses|anos|horas|minutos)|quanti (?:giorni|mesi|anni|minuti)|quante (?:settimane|ore)|\bentro quando\b/,
+  money:
+    /\bhow much\b|\bcost\b|\bprice\b|\bfees?\b|\bcharge\b|cu[áa]nto|combien|wie ?viel|quanto|\b(?:precio|cuesta|cuestan|tarifa|prix|co[ûu]te?n?t?|tarif|frais|suppl[ée]ment|preis|kostet|kosten|geb[üu]hr|pre[çc]o|custa|custam|taxa|prezzo|costa|costano)\b/,
+  contact:
+    /\b(?:phone|telephone) number\b|\be-?mail address\b|\bcontact (?:details|address)\b|\bcall you\b|\breach you\b|\b(?:tel[ée]fono|t[ée]l[ée]phone|telefonnummer|telefone|telefono)\b/,
+  number:
+    /\bhow many\b|\bnumber of\b|\bminimum\b|\bmaximum\b|\b(?:which|what) (?:version|year|size)\b|cu[áa]ntos|cu[áa]ntas|combien de|wie viele|quant[oa]s|quanti|quante|\b(?:edad|alter|idade)\b|(?:^|[\s'’])(?:âge|età)/,
+  time:
+    /\bwhen\b|\bwhat time\b|\bhours\b|\bopen\b|cu[áa]ndo|a qu[ée] hora|\bhorarios?\b|\babr[ei]n\b|\babiertos?\b|\bquand\b|quelle heure|\bhoraires?\b|\bouverts?\b|\bwann\b|\bum wie ?viel uhr\b|[öo]ffnungszeiten|\bge[öo]ffnet\b|\boffen\b|\bquando\b|que horas|\bhor[áa]rios?\b|\babertos?\b|\babrem\b|che ora|\borari\b|\bapert[oi]\b/,
+  person: /\bwho (?:founded|started|created|owns|runs|leads|is|are|was|were)\b|\bqui[ée]n(?:es)?\b|\bqui est\b|\bwer\b|\bquem\b|\bchi\b/,
+  place: /\bwhere\b|d[óo]nde|direcci[óo]n|\bo[ùu] (?:est|se|sont|trouve)|\badresse\b|\bwo\b|\bwohin\b|\bonde\b|endere[çc]o|\bdove\b|indirizzo/,
+  reason: /\bwhy\b|por qu[ée]|pourquoi|\bwarum\b|\bwieso\b|por que|perch[ée]/,
+};
