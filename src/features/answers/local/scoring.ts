@@ -340,7 +340,7 @@ const kindOf = (pattern: RegExp, asks: string) => ({ pattern, asks: new Set(asks
 const KINDS = {
   duration: kindOf(DURATION, 'time length duration period day week month year hour minute tiempo duración temps durée délai zeit dauer tempo duração durata'),
   money: kindOf(MONEY, 'cost amount precio coste prix coût preis kosten preço custo prezzo costo'),
-  number: kindOf(NUMBER, 'number amount minimum maximum número nombre anzahl numero edad âge alter idade età'),
+  number: kindOf(NUMBER, 'number amount minimum maximum número nombre anzahl numero máximo mínimo maximal massimo minimo edad âge alter idade età'),
   time: kindOf(TIME, 'time date day hour hora horario heure horaire uhr öffnungszeiten horário ora orari'),
   contact: kindOf(CONTACT, 'number phone email address contact teléfono téléphone telefon telefone telefono'),
   person: kindOf(PERSON, 'name person nombre nom name nome'),
@@ -368,11 +368,11 @@ const QUESTION_KINDS = {
   duration:
     /\bhow (?:long|soon|quickly|fast)\b|\bby when\b|\bhow many (?:days|weeks|months|years|hours|minutes)\b|cu[áa]nto (?:tiempo|tarda|dura)|cu[áa]ntos (?:d[íi]as|meses|a[ñn]os|minutos)|cu[áa]ntas (?:semanas|horas)|combien de (?:temps|jours|semaines|mois|minutes|heures)|quel(?:le)? (?:d[ée]lai|dur[ée]e)|\bwie (?:lange|schnell)\b|\bwie viele (?:tage|wochen|monate|jahre|stunden|minuten)\b|\bbis wann\b|quanto (?:tempo|demora|dura|tarda)|quant[oa]s (?:dias|semanas|meses|anos|horas|minutos)|quanti (?:giorni|mesi|anni|minuti)|quante (?:settimane|ore)|\bentro quando\b/,
   money:
-    /\bhow much\b|\bcost\b|\bprice\b|\bfees?\b|\bcharge\b|cu[áa]nto|combien|wie ?viel|quanto|\b(?:precio|cuesta|cuestan|tarifa|prix|co[ûu]te?n?t?|tarif|frais|suppl[ée]ment|preis|kostet|kosten|geb[üu]hr|pre[çc]o|custa|custam|taxa|prezzo|costa|costano)\b/,
+    /\bhow much\b|\bcost\b|\bprice\b|\bfees?\b|\bcharge\b|cu[áa]nto\b|combien(?! de)|\bwie ?viel\b|\bquanto\b|\b(?:precio|cuesta|cuestan|tarifa|prix|co[ûu]te?n?t?|tarif|frais|suppl[ée]ment|preis|kostet|kosten|geb[üu]hr|pre[çc]o|custa|custam|taxa|prezzo|costa|costano)\b/,
   contact:
     /\b(?:phone|telephone) number\b|\be-?mail address\b|\bcontact (?:details|address)\b|\bcall you\b|\breach you\b|\b(?:tel[ée]fono|t[ée]l[ée]phone|telefonnummer|telefone|telefono)\b/,
   number:
-    /\bhow many\b|\bnumber of\b|\bminimum\b|\bmaximum\b|\b(?:which|what) (?:version|year|size)\b|cu[áa]ntos|cu[áa]ntas|combien de|wie viele|quant[oa]s|quanti|quante|\b(?:edad|alter|idade)\b|(?:^|[\s'’])(?:âge|età)/,
+    /\bhow many\b|\bnumber of\b|\bminimum\b|\bmaximum\b|m[áa]xim[oa]|m[íi]nim[oa]|\bmaximal\b|\bmindestens\b|\bhöchstens\b|massim[oa]|\b(?:which|what) (?:version|year|size)\b|cu[áa]ntos|cu[áa]ntas|combien de|wie viele|quant[oa]s|quanti|quante|\b(?:edad|alter|idade)\b|(?:^|[\s'’])(?:âge|età)/,
   time:
     /\bwhen\b|\bwhat time\b|\bhours\b|\bopen\b|cu[áa]ndo|a qu[ée] hora|\bhorarios?\b|\babr[ei]n\b|\babiertos?\b|\bquand\b|quelle heure|\bhoraires?\b|\bouverts?\b|\bwann\b|\bum wie ?viel uhr\b|[öo]ffnungszeiten|\bge[öo]ffnet\b|\boffen\b|\bquando\b|que horas|\bhor[áa]rios?\b|\babertos?\b|\babrem\b|che ora|\borari\b|\bapert[oi]\b/,
   person: /\bwho (?:founded|started|created|owns|runs|leads|is|are|was|were)\b|\bqui[ée]n(?:es)?\b|\bqui est\b|\bwer\b|\bquem\b|\bchi\b/,
