@@ -1,5 +1,6 @@
 /**
- * Fits the answerability model (`src/features/answers/local/answerability-model.ts`) by logistic
+ * Fits the answerability model (`src/features/answers/local/answerability-model.ts`; `npm run eval --
+ * --fit=answerability` fits it alone, on the current sentence ranking) by logistic
  * regression on the development part: each answerable or unanswerable question gives the evidence
  * of the answer the engine would give if it always answered, labelled 1 when the knowledge answers
  * the question and 0 when it does not. The two classes weigh the same in the loss, whatever their

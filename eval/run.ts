@@ -28,7 +28,9 @@ import { loadBusinesses, partOf, sourcesOf, type Business, type Category, type P
 import { fitLogistic, writeModel, type Sample } from './fit-answerability.ts';
 import { answerProbability } from '../src/features/answers/local/answerability.ts';
 
-const FIT = process.argv.includes('--fit');
+// `--fit` fits the sentence ranking, then the answer decision on it; `--fit=answerability` the decision alone.
+const FIT = process.argv.some((arg) => arg === '--fit' || arg === '--fit=answerability');
+const FIT_RANKING = process.argv.includes('--fit');
 const ALWAYS_ANSWER = process.env.EVAL_ALWAYS_ANSWER === '1';
 const samples: Sample[] = [];
 
@@ -225,7 +227,7 @@ function report(part: Part, outcomes: Outcome[]): string[] {
 async function main(): Promise<void> {
   const businesses = loadBusinesses().filter((b) => b.questions.length > 0);
   const options: ComposeOptions = {};
-  if (FIT) {
+  if (FIT_RANKING) {
     // The ranking first: the answer decision is then fitted on what the new ranking quotes.
     const stack = await openRealKnowledge();
     const rankingSamples: RankingSample[] = [];

@@ -5,6 +5,7 @@
  */
 import { embedLocally } from '../semantic/embeddings.ts';
 import { dot } from '../semantic/word-vectors.ts';
+import { contentTerms } from './text.ts';
 import { ANSWERABILITY_WEIGHTS } from './answerability-model.ts';
 import type { ScoredUnit, Scoring } from './scoring.ts';
 
@@ -26,10 +27,18 @@ export interface Evidence {
   topPassage: number;
   /** Cosine of the question's and the sentence's offline embeddings (0 when either has none). */
   meaning: number;
+  /** How long the question is: its content words over 12, at most 1 (a long question rarely finds all its words). */
+  length: number;
+  /** 1 when the question asks whether something exists or is offered ("Do you have…", "Is there…"). */
+  existence: number;
 }
 
 /** The features in the order of the model's weights (the intercept comes last). */
-export const EVIDENCE_FEATURES: (keyof Evidence)[] = ['coverage', 'softCoverage', 'passageCoverage', 'absent', 'kind', 'topicShare', 'topPassage', 'meaning'];
+export const EVIDENCE_FEATURES: (keyof Evidence)[] = ['coverage', 'softCoverage', 'passageCoverage', 'absent', 'kind', 'topicShare', 'topPassage', 'meaning', 'length', 'existence'];
+
+// "Do you have…", "Is there…", "¿Hay…?", "Y a-t-il…", "Gibt es…", "Vocês têm…", "Avete…".
+const ASKS_EXISTENCE =
+  /^(?:do|does) (?:you|they|the \w+|\w+) (?:have|offer|sell|rent|make|provide|do|run|support|accept)\b|^(?:is|are) there\b|^can i (?:get|buy|rent|book)\b|^¿?(?:hay|tienen|ofrecen|hacéis|organizáis|tenéis)\b|^(?:y a-t-il|est-ce qu'il y a|avez-vous|proposez-vous|vous avez|vous proposez)\b|^(?:gibt es|habt ihr|haben sie|bietet ihr|bieten sie)\b|^(?:há|tem|têm|vocês têm|fazem)\b|^(?:c'è|ci sono|avete|fate|offrite)\b/i;
 
 /** Answer when the probability is at least this. */
 export const ANSWER_PROBABILITY = 0.5;
@@ -47,6 +56,8 @@ export function evidenceOf(question: string, best: ScoredUnit, scoring: Scoring)
     kind: best.answersKind === null ? 0 : best.answersKind ? 1 : -1,
     topicShare: scoring.topicWords === 0 ? 1 : Math.min(1, best.topicMatches / scoring.topicWords),
     topPassage: best.rank === 0 ? 1 : 0,
+    length: Math.min(1, contentTerms(question).length / 12),
+    existence: ASKS_EXISTENCE.test(question) ? 1 : 0,
   };
 }
 

@@ -108,6 +108,18 @@ describe('parley-local answers', () => {
     assert.doesNotMatch(text, /shipping|delivery/i);
   });
 
+  test('a long, chatty question is answered though most of its words are in no document', async () => {
+    const long = await ask("I ordered a pair of trail shoes for my husband's birthday last week and sadly they don't fit him at all, how many days do we have to start a return?");
+    assert.ok(long.text.includes('You have 30 days from the delivery date to start a return.'), long.text);
+    assert.equal(long.sources[0]?.title, 'Returns');
+  });
+
+  test('asked whether something is offered, it refuses when the knowledge shares words but never names it', async () => {
+    const wrapping = await ask('Do you offer gift wrapping on shipping orders?');
+    assert.equal(wrapping.text, PHRASES.en.dontKnow);
+    assert.deepEqual(wrapping.sources, []);
+  });
+
   test('streams the answer in several chunks', async () => {
     const answer = await ask('How long does expedited delivery take?');
     assert.ok(answer.chunks.length > 2, `chunks: ${answer.chunks.length}`);
