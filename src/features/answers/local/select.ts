@@ -48,6 +48,11 @@ export function selectUnits(question: string, { units: scored, ...scoring }: Sco
   if (next && (best.text.trimEnd().endsWith(':') || LEANS_BACK.test(next.text) || wordsIn(best.text) < SHORT_UNIT_WORDS || best.listItem)) {
     chosen.push(next);
   }
+  // Asked for a value ("how long", "how much") the best sentence lacks: the sentence after it often holds it.
+  if (best.answersKind === false) {
+    const holder = [next, neighbour(best, 2)].find((u) => u?.answersKind === true);
+    if (holder && !chosen.includes(holder)) chosen.push(holder);
+  }
 
   for (const unit of scored.slice(1)) {
     if (chosen.length >= MAX_UNITS) break;
