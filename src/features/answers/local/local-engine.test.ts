@@ -159,6 +159,12 @@ describe('parley-local answers', () => {
       ['Can you help me?', BOT.welcome_message],
       ['hello, is anyone there?', BOT.welcome_message],
       ['What can you do?', PHRASES.en.identity(BOT.name)],
+      ['Awesome, you have been very helpful', PHRASES.en.thanks],
+      ['Ottimo', PHRASES.it.acknowledgement],
+      ['Schönen Tag noch!', PHRASES.de.goodbye],
+      ['Você é um robô?', PHRASES.pt.identity(BOT.name)],
+      ['Tell me a joke!', PHRASES.en.identity(BOT.name)],
+      ['Raconte-moi une blague', PHRASES.fr.identity(BOT.name)],
     ] as const) {
       const answer = await ask(message);
       assert.equal(answer.text, reply, message);
