@@ -256,11 +256,11 @@ async function main(): Promise<void> {
     const weights = fitLogistic(samples);
     writeModel(weights, samples.length);
     const positives = samples.filter((s) => s.label === 1).length;
-    console.log(`Answerability model fitted on ${samples.length} development questions (${positives} answered right when forced): [${weights.join(', ')}]`);
-    for (const threshold of [0.3, 0.4, 0.5, 0.6, 0.7]) {
+    console.log(`Answerability model fitted on ${samples.length} development questions (${positives} answerable, ${samples.length - positives} not): [${weights.join(', ')}]`);
+    for (const threshold of [0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8]) {
       const answered = samples.filter((s) => answerProbability(s.evidence, weights) >= threshold);
       const right = answered.filter((s) => s.label === 1).length;
-      console.log(`  p ≥ ${threshold}: answers ${answered.length}, right ${right} of ${positives} answerable-when-forced, wrong ${answered.length - right}`);
+      console.log(`  p ≥ ${threshold}: answers ${right} of ${positives} answerable and ${answered.length - right} of ${samples.length - positives} unanswerable`);
     }
     console.log('Run `npm run eval` again to measure it.\n');
   }
