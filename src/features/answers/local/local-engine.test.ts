@@ -6,6 +6,7 @@ import { PHRASES } from './phrases.ts';
 import { languageOfTag } from './language.ts';
 import { splitSentences } from './sentences.ts';
 import { expectedKind } from './scoring.ts';
+import { searchWords, termOf } from './text.ts';
 
 /** A tiny term-overlap retriever: enough to unit-test the engine (real retrieval is tested with knowledge). */
 function stubRetriever(passages: Omit<RetrievedPassage, 'score' | 'passageId' | 'sourceId'>[]): Retriever & { queries: string[] } {
@@ -258,6 +259,15 @@ describe('parley-local answers', () => {
 });
 
 describe('parley-local helpers', () => {
+  test('help-desk words of the other five languages share the English concept’s term', () => {
+    for (const word of ['precio', 'tarifa', 'prix', 'preis', 'preço', 'prezzo']) assert.equal(termOf(word), termOf('cost'), word);
+    for (const word of ['reembolso', 'remboursement', 'rückerstattung', 'rimborso']) assert.equal(termOf(word), termOf('refund'), word);
+    // German "kind" (child) is also an English word: it keeps its English sense.
+    assert.notEqual(termOf('kind'), termOf('kinder'));
+    // Full-text search widens a word with its own language's synonyms, not the English ones.
+    assert.deepEqual(searchWords('tarifa'), ['tarifa', 'precio', 'coste', 'costo']);
+  });
+
   test('the kind of value a question asks for is read in all six languages', () => {
     const cases: [string, string][] = [
       ['How long does a repair take?', 'duration'],

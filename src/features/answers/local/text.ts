@@ -119,6 +119,40 @@ const SYNONYM_GROUPS: string[][] = [
   ['postcode', 'postcodes', 'zipcode'],
 ];
 
+// The same help-desk concepts in the other five languages, folded onto the English group's term: a
+// Spanish "tarifa" matches a Spanish "precio", and both borrow the English vectors of "cost".
+// Full-text search expands a word with members of its own language's list only. Words that are also
+// English words of another meaning are left out (German "kind" and "alter", Italian "cane").
+const TRANSLATED_GROUPS: [head: string, byLanguage: Partial<Record<'es' | 'fr' | 'de' | 'pt' | 'it', string>>][] = [
+  ['refund', { es: 'reembolso reembolsos reembolsar reintegro', fr: 'remboursement remboursements rembourser remboursé remboursée', de: 'rückerstattung erstattung erstatten', pt: 'reembolso reembolsos reembolsar estorno', it: 'rimborso rimborsi rimborsare rimborsato' }],
+  ['cancel', { es: 'cancelar cancelación cancelaciones anular anulación', fr: 'annuler annulation annulations résilier résiliation', de: 'stornieren stornierung storno kündigen kündigung absagen', pt: 'cancelar cancelamento cancelamentos anular', it: 'annullare annullamento cancellare cancellazione disdetta disdire' }],
+  ['ship', { es: 'envío envíos envio envios enviar entrega entregas', fr: 'livraison livraisons livrer expédition expédier envoi', de: 'versand lieferung liefern zustellung versenden', pt: 'envio envios entrega entregas entregar enviar', it: 'spedizione spedizioni consegna consegne consegnare spedire' }],
+  ['cost', { es: 'precio precios coste costes costo costos tarifa tarifas cuesta cuestan', fr: 'prix tarif tarifs coût coûts coûte coûtent frais', de: 'preis preise kosten kostet gebühr gebühren', pt: 'preço preços preco precos custo custos custa custam', it: 'prezzo prezzi costo costi costano tariffa tariffe' }],
+  ['warranty', { es: 'garantía garantia', fr: 'garantie', de: 'garantie gewährleistung', pt: 'garantia', it: 'garanzia' }],
+  ['password', { es: 'contraseña contraseñas', de: 'passwort kennwort', pt: 'senha senhas' }],
+  ['phone', { es: 'teléfono telefono llamar llamada', fr: 'téléphone telephone appeler appel', de: 'telefon anrufen anruf', pt: 'telefone ligar', it: 'telefono chiamare chiamata' }],
+  ['discount', { es: 'descuento descuentos rebaja rebajas promoción', fr: 'réduction réductions remise rabais promotion', de: 'rabatt rabatte ermäßigung nachlass', pt: 'desconto descontos promoção', it: 'sconto sconti riduzione promozione' }],
+  ['damage', { es: 'dañado dañada daño roto', fr: 'endommagé endommagée cassé cassée abîmé', de: 'beschädigt schaden kaputt', pt: 'danificado danificada estragado', it: 'danneggiato danneggiata danno rotto rotta' }],
+  ['free', { es: 'gratis gratuito gratuita gratuitos', fr: 'gratuit gratuite gratuits gratuitement offert', de: 'kostenlos gratis umsonst kostenfrei', pt: 'grátis gratis gratuito gratuita', it: 'gratis gratuito gratuita gratuiti' }],
+  ['year', { es: 'año años anual', fr: 'année années annuel', de: 'jahr jahre jahren jährlich', pt: 'ano anos anual', it: 'anno anni annuale' }],
+  ['month', { es: 'mes meses mensual', fr: 'mois mensuel', de: 'monat monate monaten monatlich', pt: 'mês meses mensal', it: 'mese mesi mensile' }],
+  ['fix', { es: 'reparar reparación reparaciones arreglar', fr: 'réparer réparation réparations', de: 'reparatur reparaturen reparieren', pt: 'reparar reparação conserto consertar', it: 'riparare riparazione riparazioni' }],
+  ['receipt', { es: 'factura facturas recibo', fr: 'facture factures reçu', de: 'rechnung rechnungen quittung beleg', pt: 'fatura faturas recibo', it: 'fattura fatture ricevuta scontrino' }],
+  ['subscription', { es: 'suscripción abono membresía', fr: 'abonnement adhésion', de: 'abo abonnement mitgliedschaft', pt: 'assinatura subscrição', it: 'abbonamento' }],
+  ['home', { es: 'casa domicilio', fr: 'domicile maison', de: 'zuhause', pt: 'casa domicílio', it: 'casa domicilio' }],
+  ['minimum', { es: 'mínimo mínima', de: 'mindestens', pt: 'mínimo mínima', it: 'minimo minima' }],
+  ['maximum', { es: 'máximo máxima', de: 'höchstens maximal', pt: 'máximo máxima', it: 'massimo massima' }],
+  ['exchange', { es: 'cambio cambiar', fr: 'échange échanger', de: 'umtausch umtauschen', pt: 'troca trocar', it: 'cambio cambiare' }],
+  ['open', { es: 'abierto abierta abiertos abren abrir apertura', fr: 'ouvert ouverte ouverts ouvrez ouverture', de: 'geöffnet offen öffnen öffnungszeiten', pt: 'aberto aberta abertos abrem abrir abertura', it: 'aperto aperta aperti aprite apertura' }],
+  ['book', { es: 'reserva reservas reservar', fr: 'réservation réservations réserver', de: 'buchung buchen reservierung reservieren', pt: 'reserva reservas reservar', it: 'prenotazione prenotazioni prenotare' }],
+  ['pay', { es: 'pagar pago pagos', fr: 'payer paiement paiements', de: 'zahlen bezahlen zahlung', pt: 'pagar pagamento pagamentos', it: 'pagare pagamento pagamenti' }],
+  ['pet', { es: 'perro perros mascota mascotas', fr: 'chien chiens animal animaux', de: 'hund hunde haustier haustiere', pt: 'cão cães cachorro animal animais', it: 'cani animale animali' }],
+  ['child', { es: 'niño niños niña niñas', fr: 'enfant enfants', de: 'kinder', pt: 'criança crianças', it: 'bambino bambini bambina bambine' }],
+  ['park', { es: 'aparcamiento aparcar', fr: 'stationnement garer', de: 'parkplatz parkplätze parken', pt: 'estacionamento estacionar', it: 'parcheggio parcheggiare' }],
+  ['appointment', { es: 'cita citas', de: 'termin termine', it: 'appuntamento appuntamenti' }],
+  ['age', { es: 'edad', fr: 'âge', pt: 'idade', it: 'età' }],
+];
+
 // Words that rarely name the topic of a question: they count, but for less.
 const LIGHT_WORDS = new Set(
   `mean means meant show shows showing shown give gives giving get gets place placed find found make makes happen happens
@@ -139,6 +173,18 @@ for (const group of SYNONYM_GROUPS) {
   const head = stemmer(group[0]!);
   GROUP_OF.set(head, group);
   for (const word of group) CANONICAL.set(stemmer(word), head);
+}
+// A translated word's own language's list, for full-text expansion (keyed by the word's stem).
+const TRANSLATED_GROUP_OF = new Map<string, string[]>();
+for (const [head, byLanguage] of TRANSLATED_GROUPS) {
+  const term = CANONICAL.get(stemmer(head)) ?? stemmer(head);
+  for (const list of Object.values(byLanguage)) {
+    const group = list.split(' ');
+    for (const word of group) {
+      CANONICAL.set(stemmer(word), term);
+      TRANSLATED_GROUP_OF.set(stemmer(word), group);
+    }
+  }
 }
 
 /** Lower-cased words, numbers and codes of a text (diacritics kept, punctuation dropped). */
@@ -220,8 +266,7 @@ export function searchWords(text: string): string[] {
   for (const w of words(text)) {
     if (STOP_WORDS.has(w)) continue;
     own.push(...(SURFACE[w] ?? [w]));
-    const term = termOf(w);
-    const group = GROUP_OF.get(term);
+    const group = TRANSLATED_GROUP_OF.get(stemmer(w)) ?? GROUP_OF.get(termOf(w));
     if (!group) continue;
     const stems = new Set([stemmer(w)]);
     for (const member of group) {
