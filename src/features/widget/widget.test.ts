@@ -248,7 +248,10 @@ describe('the stream with a model provider', () => {
       body: { text: 'Count to four', session_id: 'gone-1' },
       onEvent: (e) => e.event === 'token',
     });
-    assert.deepEqual(tokensOf(res.events), ['One, ']);
+    // The visitor left after the first token (under load a second may have come in the same read).
+    const received = tokensOf(res.events);
+    assert.equal(received[0], 'One, ');
+    assert.ok(received.length < 4, `the visitor left before the end: ${JSON.stringify(received)}`);
     let messages: { role: string; content: string }[] = [];
     for (let i = 0; i < 100 && messages.length < 2; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
