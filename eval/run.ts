@@ -20,7 +20,7 @@ import { scoreUnits } from '../src/features/answers/local/scoring.ts';
 import { stripGreeting } from '../src/features/answers/local/small-talk.ts';
 import { RANKING_WEIGHTS } from '../src/features/answers/local/ranking-model.ts';
 import { fitRanking, informative, topHits, writeRankingModel, type RankingSample } from './fit-ranking.ts';
-import { detectLanguage } from '../src/features/answers/local/language.ts';
+import { detectLanguage, guessUnclearLanguage } from '../src/features/answers/local/language.ts';
 import { isRefusalText, PHRASES, type PhraseLanguage } from '../src/features/answers/local/phrases.ts';
 import { extractText } from '../src/features/knowledge/extract/extract-text.ts';
 import { createBaselineIndex } from './baseline.ts';
@@ -224,6 +224,21 @@ function report(part: Part, outcomes: Outcome[]): string[] {
   return out;
 }
 
+/**
+ * The language rule on short messages (eval/language-probes.json): how many would be answered in a
+ * language the visitor did not use, with the knowledge in the message's language and with no hint.
+ */
+function languageProbeReport(): string {
+  const probes = JSON.parse(fs.readFileSync(new URL('./language-probes.json', import.meta.url), 'utf8')) as Record<'tuning' | 'measured', [PhraseLanguage, string][]>;
+  const out = ['Short messages answered in a language not used (eval/language-probes.json)'];
+  for (const set of ['tuning', 'measured'] as const) {
+    const wrong = (hint: (language: PhraseLanguage) => PhraseLanguage | null) =>
+      probes[set].filter(([language, text]) => (detectLanguage(text) ?? guessUnclearLanguage(text, hint(language)) ?? 'en') !== language).length;
+    out.push(`  ${set.padEnd(9)} knowledge in their language ${wrong((l) => l)}/${probes[set].length}, no hint ${wrong(() => null)}/${probes[set].length}`);
+  }
+  return out.join('\n');
+}
+
 async function main(): Promise<void> {
   const businesses = loadBusinesses().filter((b) => b.questions.length > 0);
   const options: ComposeOptions = {};
@@ -282,6 +297,7 @@ async function main(): Promise<void> {
   console.log(report('development', development).join('\n'));
   console.log('');
   console.log(report('held-out', heldOut).join('\n'));
+  console.log(`\n${languageProbeReport()}`);
   console.log(`\nMean time per question: ${(elapsed / outcomes.length).toFixed(2)} ms (including loading the documents)`);
   console.log('Targets (held-out): accuracy ≥ 85%, paraphrases ≥ 75%, hit@1 ≥ baseline + 5 points, unanswerable refused ≥ 95%, no reply in a language not used.');
 }
