@@ -84,8 +84,11 @@ const TOPIC_WEIGHT = 0.5;
 // A term found only in the unit's heading or source title counts for this share of a match.
 const CONTEXT_SHARE = 0.7;
 // Two words at least this similar (cosine of their vectors) are near in meaning; a near word counts
-// for its similarity times this share of a match.
-const NEAR_SIMILARITY = 0.6;
+// for its similarity times this share of a match. Choosing among sentences reads nearer words than
+// the answer decision does (`softCoverage`, `passageCoverage`, `absent`): a looser match helps pick
+// the sentence a paraphrase asks for, but would also let an unanswerable question look answered.
+const NEAR_SIMILARITY = 0.55;
+const DECISION_NEAR_SIMILARITY = 0.6;
 const NEAR_SHARE = 0.8;
 
 /** One unit of a retrieved passage, as scoring sees it. */
@@ -158,19 +161,22 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[], weig
   const topicWords = topic.filter(Boolean).length;
   if (total === 0) return { units: [], absent: 1, topicWords };
 
-  // Per passage: each term's best share over the passage's units, for passage coverage.
-  const passageShares = new Map<RetrievedPassage, number[]>();
-  const shareIn = (unit: AnalysedUnit, i: number, answersKind: boolean): { exact: number; soft: number } => {
+  // Per passage: each term's best share over the passage's units, for passage coverage (the
+  // ranking's, then the decision's stricter one).
+  const passageShares = new Map<RetrievedPassage, { soft: number[]; strict: number[] }>();
+  const shareIn = (unit: AnalysedUnit, i: number, answersKind: boolean): { exact: number; soft: number; strict: number } => {
     const term = terms[i]!;
     const inHeadings = unit.context.has(term);
     const exact = unit.terms.has(term) || (answersKind && asked[i]) ? 1 : inHeadings ? CONTEXT_SHARE : 0;
-    if (exact === 1) return { exact, soft: 1 };
+    if (exact === 1) return { exact, soft: 1, strict: 1 };
     let soft = exact;
+    let strict = exact;
     for (const [word, similarity] of near[i]!) {
       const share = unit.terms.has(word) ? similarity * NEAR_SHARE : unit.context.has(word) ? similarity * NEAR_SHARE * CONTEXT_SHARE : 0;
       if (share > soft) soft = share;
+      if (share > strict && similarity >= DECISION_NEAR_SIMILARITY) strict = share;
     }
-    return { exact, soft };
+    return { exact, soft, strict };
   };
 
   const pairs = pairsOf(query.sequence);
@@ -179,16 +185,19 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[], weig
     const answersKind = kind !== null && kind.pattern.test(unit.text);
     let matched = 0;
     let softMatched = 0;
+    let strictMatched = 0;
     let focusMatched = 0;
     let inContext = 0;
     let topicMatches = 0;
     let shares = passageShares.get(passage);
-    if (!shares) passageShares.set(passage, (shares = terms.map(() => 0)));
+    if (!shares) passageShares.set(passage, (shares = { soft: terms.map(() => 0), strict: terms.map(() => 0) }));
     for (let i = 0; i < terms.length; i++) {
-      const { exact, soft } = shareIn(unit, i, answersKind);
-      if (soft > shares[i]!) shares[i] = soft;
+      const { exact, soft, strict } = shareIn(unit, i, answersKind);
+      if (soft > shares.soft[i]!) shares.soft[i] = soft;
+      if (strict > shares.strict[i]!) shares.strict[i] = strict;
       if (soft === 0) continue;
       softMatched += base[i]! * soft;
+      strictMatched += base[i]! * strict;
       if (exact === 0) continue;
       if (topic[i]) topicMatches++;
       matched += base[i]! * exact;
@@ -197,6 +206,7 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[], weig
     }
     const overall = Math.min(1, matched / total);
     const softOverall = Math.min(1, softMatched / total);
+    const strictOverall = Math.min(1, strictMatched / total);
     // A follow-up may be answered by its own words alone, without the turn it follows.
     const coverage = focusTotal > 0 ? Math.max(overall, Math.min(1, focusMatched / focusTotal)) : overall;
     const features: number[] = [
@@ -221,7 +231,7 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[], weig
       index: unit.index,
       terms: unit.terms,
       coverage,
-      softCoverage: Math.max(coverage, softOverall),
+      softCoverage: Math.max(coverage, strictOverall),
       passageCoverage: 0,
       topicMatches,
       answersKind: kind === null ? null : answersKind,
@@ -231,14 +241,18 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[], weig
   });
   let found = 0;
   const anywhere = terms.map(() => 0);
-  for (const shares of passageShares.values()) shares.forEach((share, i) => (anywhere[i] = Math.max(anywhere[i]!, share)));
+  for (const shares of passageShares.values()) shares.strict.forEach((share, i) => (anywhere[i] = Math.max(anywhere[i]!, share)));
   for (let i = 0; i < terms.length; i++) found += base[i]! * anywhere[i]!;
   for (const unit of scored) {
     const shares = passageShares.get(unit.passage)!;
-    let sum = 0;
-    for (let i = 0; i < terms.length; i++) sum += base[i]! * shares[i]!;
-    unit.passageCoverage = Math.min(1, sum / total);
-    unit.features[9] = unit.passageCoverage;
+    let soft = 0;
+    let strict = 0;
+    for (let i = 0; i < terms.length; i++) {
+      soft += base[i]! * shares.soft[i]!;
+      strict += base[i]! * shares.strict[i]!;
+    }
+    unit.passageCoverage = Math.min(1, strict / total);
+    unit.features[9] = Math.min(1, soft / total);
     unit.score = dotWeights(weights, unit.features);
   }
   const units = scored.sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
