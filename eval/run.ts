@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { AnswerBot, Retriever } from '../src/features/answers/answers.types.ts';
-import { composeLocalAnswer, PASSAGES_TO_READ, type ComposeOptions } from '../src/features/answers/local/local-engine.ts';
+import { composeLocalAnswer, knowledgeLanguage, PASSAGES_TO_READ, stemmingLanguage, type ComposeOptions } from '../src/features/answers/local/local-engine.ts';
 import { prepareQuery } from '../src/features/answers/local/query.ts';
 import { scoreUnits } from '../src/features/answers/local/scoring.ts';
 import { stripGreeting } from '../src/features/answers/local/small-talk.ts';
@@ -125,9 +125,13 @@ async function rankingSamplesOf(business: Business, stack: Stack): Promise<Ranki
   const samples: RankingSample[] = [];
   for (const question of business.questions) {
     if (partOf(question.id) !== 'development' || question.expect.kind !== 'answer') continue;
-    const query = prepareQuery(stripGreeting(question.question.trim()), question.history ?? []);
+    const asked = stripGreeting(question.question.trim());
+    const query = prepareQuery(asked, question.history ?? []);
     if (!query.searchText) continue;
-    const { units } = scoreUnits(query.model, await stack.knowledge.retriever.search(bot.id, query.searchText, PASSAGES_TO_READ));
+    // Scored as the engine scores it: in the stemming of the knowledge it reaches.
+    const passages = await stack.knowledge.retriever.search(bot.id, query.searchText, PASSAGES_TO_READ);
+    const stemming = stemmingLanguage(asked, knowledgeLanguage(passages));
+    const { units } = scoreUnits(prepareQuery(asked, question.history ?? [], stemming).model, passages);
     const next = (u: (typeof units)[number]) => units.find((v) => v.passage === u.passage && v.index === u.index + 1)?.text ?? '';
     samples.push({
       features: units.map((u) => u.features),

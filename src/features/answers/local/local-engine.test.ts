@@ -289,6 +289,19 @@ describe('parley-local helpers', () => {
     assert.equal(expectedKind('Do you have a dog-friendly room?'), null);
   });
 
+  test('a French question matches the knowledge through French stems ("arriver" and "arrivée")', async () => {
+    const engine = createLocalEngine({
+      retriever: stubRetriever([
+        { sourceTitle: 'Restaurant', sourceUrl: '', heading: 'Restaurant > Horaires', text: "Le petit-déjeuner est servi entre 7 h 00 et 10 h 30 dans la véranda de l'hôtel." },
+        { sourceTitle: 'Chambres', sourceUrl: '', heading: 'Chambres > Horaires', text: "Les chambres de l'hôtel sont prêtes dès 15 h 00 le jour de votre arrivée." },
+      ]),
+    });
+    const stream = await engine.answer({ history: [], question: "À quelle heure peut-on arriver à l'hôtel ?", bot: BOT });
+    let text = '';
+    for await (const chunk of stream.chunks) text += chunk;
+    assert.ok(text.startsWith("Les chambres de l'hôtel sont prêtes dès 15 h 00 le jour de votre arrivée."), text);
+  });
+
   test('a German question for a duration quotes the sentence that holds one', async () => {
     const engine = createLocalEngine({
       retriever: stubRetriever([

@@ -73,9 +73,13 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   // The visitor's own documents lead: a question asked after an upload is most likely about it.
   const attached = query.searchText ? attachedPassages(request.attachments, query) : [];
   const passages = attached.length > 0 ? [...attached, ...retrieved] : retrieved;
-  const language = chooseLanguage(request, undefined, () => knowledgeLanguage(passages));
+  const knowledge = knowledgeLanguage(passages);
+  const language = chooseLanguage(request, undefined, () => knowledge);
   const phrases = PHRASES[language];
-  const selection = chooseUnits(asked, request.history, query, passages, options);
+  // The question is scored in the knowledge's stemming (the search above needed only its words).
+  const stemming = stemmingLanguage(asked, knowledge);
+  const scored = stemming === 'en' ? query : prepareQuery(asked, request.history, stemming);
+  const selection = chooseUnits(asked, request.history, scored, passages, options);
   const decision = { evidence: selection.evidence, probability: selection.probability };
   if (selection.units.length === 0) {
     const text = bot.strict_mode ? phrases.dontKnow : `${phrases.dontKnow} ${phrases.invite}`;
@@ -85,8 +89,13 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
 }
 
 /** The language the retrieved knowledge is written in, read from its first passages. */
-function knowledgeLanguage(passages: RetrievedPassage[]): PhraseLanguage | null {
+export function knowledgeLanguage(passages: RetrievedPassage[]): PhraseLanguage | null {
   return passages.length === 0 ? null : detectLanguage(passages.slice(0, 3).map((p) => p.text).join('\n'));
+}
+
+/** The language a question and its passages are stemmed in: the knowledge's, else the question's, else English. */
+export function stemmingLanguage(question: string, knowledge: PhraseLanguage | null): PhraseLanguage {
+  return knowledge ?? detectLanguage(question) ?? 'en';
 }
 
 // "Where is the showroom and when is it open?": two questions joined by "and".
@@ -96,9 +105,9 @@ const TWO_QUESTIONS = /^(.{8,}?)\s*,?\s+and\s+((?:what|when|where|how|which|who|
 function chooseUnits(asked: string, history: ChatTurn[], query: PreparedQuery, passages: RetrievedPassage[], { alwaysAnswer = false, rankingWeights }: ComposeOptions): Selection {
   const parts = query.followUp ? null : TWO_QUESTIONS.exec(asked);
   if (!parts) return selectUnits(query.model.question, scoreUnits(query.model, passages, rankingWeights), alwaysAnswer);
-  const first = prepareQuery(parts[1]!, history);
+  const first = prepareQuery(parts[1]!, history, query.model.language);
   // The second question reads as a follow-up of the first ("… and when is it open?").
-  const second = prepareQuery(parts[2]!, [...history, { role: 'user', content: parts[1]! }]);
+  const second = prepareQuery(parts[2]!, [...history, { role: 'user', content: parts[1]! }], query.model.language);
   const a = selectUnits(first.model.question, scoreUnits(first.model, passages, rankingWeights), alwaysAnswer);
   const b = selectUnits(second.model.question, scoreUnits(second.model, passages, rankingWeights), alwaysAnswer);
   const units = [...a.units.slice(0, 2), ...b.units.filter((u) => !a.units.some((x) => x.text === u.text))].slice(0, 3);

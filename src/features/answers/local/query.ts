@@ -5,7 +5,7 @@
  */
 import type { ChatTurn } from '../answers.types.ts';
 import type { QueryModel } from './scoring.ts';
-import { isRefusalText } from './phrases.ts';
+import { isRefusalText, type PhraseLanguage } from './phrases.ts';
 import { contentTerms, searchWords, weightedTerms, words } from './text.ts';
 
 /** What to send to retrieval and how to score what comes back. */
@@ -55,10 +55,13 @@ function lastTurn(history: ChatTurn[], role: ChatTurn['role']): string | undefin
   return undefined;
 }
 
-/** Builds the search text and the weighted terms of a question (and of the turn it follows). */
-export function prepareQuery(question: string, history: ChatTurn[]): PreparedQuery {
+/**
+ * Builds the search text and the weighted terms of a question (and of the turn it follows), its
+ * terms stemmed in `language` (the language of the knowledge it is scored against).
+ */
+export function prepareQuery(question: string, history: ChatTurn[], language: PhraseLanguage = 'en'): PreparedQuery {
   const followUp = isFollowUp(question, history);
-  const weights = weightedTerms(question);
+  const weights = weightedTerms(question, language);
   const focus = new Set(weights.keys());
   const search = searchWords(question);
   let kindText = question;
@@ -66,7 +69,7 @@ export function prepareQuery(question: string, history: ChatTurn[]): PreparedQue
     const previous = previousUserTurn(history)!;
     // "and expedited?" after "how long does standard shipping take?" still asks how long.
     kindText = `${question}\n${previous}`;
-    for (const [term, weight] of weightedTerms(previous)) {
+    for (const [term, weight] of weightedTerms(previous, language)) {
       if (!weights.has(term)) weights.set(term, weight * PREVIOUS_TURN_WEIGHT);
     }
     for (const word of searchWords(previous)) if (!search.includes(word)) search.push(word);
@@ -74,14 +77,14 @@ export function prepareQuery(question: string, history: ChatTurn[]): PreparedQue
     // they around?"), more weakly than what was asked.
     const answered = previousAssistantTurn(history);
     if (answered) {
-      for (const [term, weight] of weightedTerms(answered)) {
+      for (const [term, weight] of weightedTerms(answered, language)) {
         if (!weights.has(term)) weights.set(term, weight * PREVIOUS_ANSWER_WEIGHT);
       }
       for (const word of searchWords(answered).slice(0, ANSWER_SEARCH_WORDS)) if (!search.includes(word)) search.push(word);
     }
   }
   return {
-    model: { weights, focus, sequence: contentTerms(question), question: kindText },
+    model: { weights, focus, sequence: contentTerms(question, language), question: kindText, language },
     searchText: search.slice(0, MAX_SEARCH_WORDS).join(' '),
     followUp,
   };

@@ -7,6 +7,7 @@ import type { RetrievedPassage } from '../answers.types.ts';
 import { dot, englishWordVectors } from '../semantic/word-vectors.ts';
 import { splitUnits } from './sentences.ts';
 import { contentTerms, termOf } from './text.ts';
+import { PHRASE_LANGUAGES, type PhraseLanguage } from './phrases.ts';
 import { RANKING_WEIGHTS } from './ranking-model.ts';
 
 /** The question as weighted terms; `focus` holds the terms of the new message alone. */
@@ -17,6 +18,8 @@ export interface QueryModel {
   sequence: string[];
   /** The raw question, read for the kind of answer it expects. */
   question: string;
+  /** The language its terms were stemmed in; the passages are stemmed in it too (English when absent). */
+  language?: PhraseLanguage;
 }
 
 /** A candidate sentence with its scores. */
@@ -114,16 +117,16 @@ interface AnalysedUnit {
 const analysed = new Map<string, AnalysedUnit[]>();
 const ANALYSED_LIMIT = 20_000;
 
-function analysePassage(passage: RetrievedPassage): AnalysedUnit[] {
-  const key = `${passage.sourceTitle}\u0000${passage.heading}\u0000${passage.text}`;
+function analysePassage(passage: RetrievedPassage, language: PhraseLanguage): AnalysedUnit[] {
+  const key = `${language}\u0000${passage.sourceTitle}\u0000${passage.heading}\u0000${passage.text}`;
   let units = analysed.get(key);
   if (units) return units;
-  const outer = new Set([...contentTerms(passage.heading), ...contentTerms(passage.sourceTitle)]);
+  const outer = new Set([...contentTerms(passage.heading, language), ...contentTerms(passage.sourceTitle, language)]);
   units = [];
   splitUnits(passage.text).forEach((unit, index) => {
-    const order = contentTerms(unit.text);
+    const order = contentTerms(unit.text, language);
     if (order.length === 0) return;
-    const context = new Set([...outer, ...contentTerms(unit.localHeading)]);
+    const context = new Set([...outer, ...contentTerms(unit.localHeading, language)]);
     units!.push({ text: unit.text, listItem: unit.listItem, index, order, terms: new Set(order), context, pairs: pairsOf(order) });
   });
   if (analysed.size >= ANALYSED_LIMIT) analysed.clear();
@@ -131,18 +134,18 @@ function analysePassage(passage: RetrievedPassage): AnalysedUnit[] {
   return units;
 }
 
-/** Every unit of the passages (their analyses are shared and read-only). */
-export function candidatesOf(passages: RetrievedPassage[]): Candidate[] {
+/** Every unit of the passages, stemmed in `language` (their analyses are shared and read-only). */
+export function candidatesOf(passages: RetrievedPassage[], language: PhraseLanguage = 'en'): Candidate[] {
   const out: Candidate[] = [];
   passages.forEach((passage, rank) => {
-    for (const unit of analysePassage(passage)) out.push({ unit, passage, rank });
+    for (const unit of analysePassage(passage, language)) out.push({ unit, passage, rank });
   });
   return out;
 }
 
 /** Scores every candidate against the query (best first). */
 export function scoreUnits(query: QueryModel, passages: RetrievedPassage[], weights: readonly number[] = RANKING_WEIGHTS): Scoring {
-  const candidates = candidatesOf(passages);
+  const candidates = candidatesOf(passages, query.language);
   const idf = rarity(query, candidates);
   const kind = expectedKind(query.question);
   // The query's terms as parallel arrays: the loop below runs for every term of every candidate.
@@ -349,7 +352,8 @@ export interface AnswerKind {
   asks: Set<string>;
 }
 
-const kindOf = (pattern: RegExp, asks: string) => ({ pattern, asks: new Set(asks.split(' ').map(termOf)) });
+// The asking words' terms in every language's stemming: the question's language decides which apply.
+const kindOf = (pattern: RegExp, asks: string) => ({ pattern, asks: new Set(asks.split(' ').flatMap((word) => PHRASE_LANGUAGES.map((language) => termOf(word, language)))) });
 // `asks`: the question words a value of the kind answers, in the six languages.
 const KINDS = {
   duration: kindOf(DURATION, 'time length duration period day week month year hour minute tiempo duración temps durée délai zeit dauer tempo duração durata'),

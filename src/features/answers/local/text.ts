@@ -1,8 +1,28 @@
 /**
- * Tokenising and term normalisation for `parley-local`: lower-casing, stop words, a Porter stem,
- * spelling variants and a small set of general help-desk synonyms folded onto one term.
+ * Tokenising and term normalisation for `parley-local`: lower-casing, stop words, a stem (Porter's
+ * for English, Snowball's for the other five languages), spelling variants and a small set of
+ * general help-desk synonyms folded onto one term.
  */
 import { stemmer } from 'stemmer';
+import { stemmer as stemGerman } from '@orama/stemmers/german';
+import { stemmer as stemFrench } from '@orama/stemmers/french';
+import { stemmer as stemItalian } from '@orama/stemmers/italian';
+import { stemmer as stemPortuguese } from '@orama/stemmers/portuguese';
+import { stemmer as stemSpanish } from '@orama/stemmers/spanish';
+import type { PhraseLanguage } from './phrases.ts';
+
+/**
+ * Each language's stemmer: a text is stemmed in one language throughout, the same for a question and
+ * the passages it is scored against (`termOf`).
+ */
+const STEMMERS: Record<PhraseLanguage, (word: string) => string> = {
+  en: stemmer,
+  es: stemSpanish,
+  fr: stemFrench,
+  de: stemGerman,
+  pt: stemPortuguese,
+  it: stemItalian,
+};
 
 // Question words and function words of the six phrase languages; content words are what remains.
 const STOP_WORDS = new Set(
@@ -176,12 +196,16 @@ for (const group of SYNONYM_GROUPS) {
 }
 // A translated word's own language's list, for full-text expansion (keyed by the word's stem).
 const TRANSLATED_GROUP_OF = new Map<string, string[]>();
+// For text stemmed in another language: its own stems of the translated words, onto the English term.
+const CANONICAL_IN = new Map<PhraseLanguage, Map<string, string>>();
 for (const [head, byLanguage] of TRANSLATED_GROUPS) {
   const term = CANONICAL.get(stemmer(head)) ?? stemmer(head);
-  for (const list of Object.values(byLanguage)) {
+  for (const [language, list] of Object.entries(byLanguage) as [PhraseLanguage, string][]) {
     const group = list.split(' ');
+    if (!CANONICAL_IN.has(language)) CANONICAL_IN.set(language, new Map());
     for (const word of group) {
       CANONICAL.set(stemmer(word), term);
+      CANONICAL_IN.get(language)!.set(STEMMERS[language](word), term);
       TRANSLATED_GROUP_OF.set(stemmer(word), group);
     }
   }
@@ -212,14 +236,24 @@ export function words(text: string): string[] {
 const termCache = new Map<string, string>();
 const TERM_CACHE_LIMIT = 100_000;
 
-/** The normalised term of one lower-cased word: stemmed and folded onto its synonym group. */
-export function termOf(word: string): string {
-  let term = termCache.get(word);
+/**
+ * The normalised term of one lower-cased word: stemmed in the text's language and folded onto its
+ * synonym group (English terms for the translated help-desk words of the other languages).
+ */
+export function termOf(word: string, language: PhraseLanguage = 'en'): string {
+  const key = language === 'en' ? word : `${language}\u0000${word}`;
+  let term = termCache.get(key);
   if (term !== undefined) return term;
-  const stem = /^\p{N}/u.test(word) ? word : stemmer(word);
-  term = CANONICAL.get(stem) ?? stem;
+  if (/^\p{N}/u.test(word)) term = word;
+  else if (language === 'en') {
+    const stem = stemmer(word);
+    term = CANONICAL.get(stem) ?? stem;
+  } else {
+    const stem = STEMMERS[language](word);
+    term = CANONICAL_IN.get(language)?.get(stem) ?? stem;
+  }
   if (termCache.size >= TERM_CACHE_LIMIT) termCache.clear();
-  termCache.set(word, term);
+  termCache.set(key, term);
   return term;
 }
 
@@ -229,10 +263,10 @@ export function isStopWord(word: string): boolean {
 }
 
 /** The content terms of a text, in order (duplicates kept). */
-export function contentTerms(text: string): string[] {
+export function contentTerms(text: string, language: PhraseLanguage = 'en'): string[] {
   return words(text)
     .filter((w) => !STOP_WORDS.has(w))
-    .map(termOf);
+    .map((w) => termOf(w, language));
 }
 
 // Words the full-text index holds for the terms made up above.
@@ -246,11 +280,11 @@ const SURFACE: Record<string, string[]> = {
 const EXPANSIONS_PER_WORD = 3;
 
 /** The content terms of a text with their weights (a light word counts less). */
-export function weightedTerms(text: string): Map<string, number> {
+export function weightedTerms(text: string, language: PhraseLanguage = 'en'): Map<string, number> {
   const out = new Map<string, number>();
   for (const w of words(text)) {
     if (STOP_WORDS.has(w)) continue;
-    const term = termOf(w);
+    const term = termOf(w, language);
     out.set(term, Math.max(out.get(term) ?? 0, wordWeight(w)));
   }
   return out;
