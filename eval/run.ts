@@ -82,7 +82,7 @@ async function openRealKnowledge() {
 /** The phrase language a fixed reply is written in, if it is one of the engine's phrases. */
 function phraseLanguage(text: string, botName: string): PhraseLanguage | null {
   for (const [language, p] of Object.entries(PHRASES)) {
-    if ([p.dontKnow, p.greeting, p.thanks, p.goodbye, p.acknowledgement, p.identity(botName)].some((phrase) => text.startsWith(phrase))) return language as PhraseLanguage;
+    if ([p.dontKnow, p.greeting, p.thanks, p.goodbye, p.acknowledgement, p.human, p.identity(botName)].some((phrase) => text.startsWith(phrase))) return language as PhraseLanguage;
   }
   return null;
 }

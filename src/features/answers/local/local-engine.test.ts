@@ -166,6 +166,9 @@ describe('parley-local answers', () => {
       ['Você é um robô?', PHRASES.pt.identity(BOT.name)],
       ['Tell me a joke!', PHRASES.en.identity(BOT.name)],
       ['Raconte-moi une blague', PHRASES.fr.identity(BOT.name)],
+      ['Can I talk to a human?', PHRASES.en.human],
+      ['Quiero hablar con una persona', PHRASES.es.human],
+      ['No thanks, that is all', PHRASES.en.goodbye],
     ] as const) {
       const answer = await ask(message);
       assert.equal(answer.text, reply, message);

@@ -1,13 +1,13 @@
 /**
  * Recognising messages that are only small talk (greetings, thanks, goodbyes, acknowledgements, questions
- * about the assistant itself) in the six phrase
+ * about the assistant itself, requests for a person) in the six phrase
  * languages. A greeting followed by a question is a question.
  */
 import type { PhraseLanguage } from './phrases.ts';
 
 /** What a small-talk message is, and the language its words belong to (null when shared). */
 export interface SmallTalk {
-  kind: 'greeting' | 'thanks' | 'goodbye' | 'identity' | 'acknowledgement';
+  kind: 'greeting' | 'thanks' | 'goodbye' | 'identity' | 'acknowledgement' | 'human';
   language: PhraseLanguage | null;
 }
 
@@ -55,6 +55,15 @@ const EXPRESSIONS: [Kind, PhraseLanguage | null, string[]][] = [
   ['acknowledgement', 'de', ['alles klar', 'verstanden', 'gut', 'perfekt', 'in ordnung', 'prima', 'toll', 'klasse', 'sehr gut', 'super', 'alles gut']],
   ['acknowledgement', 'pt', ['entendi', 'certo', 'combinado', 'beleza', 'perfeito', 'tudo certo', 'otimo', 'excelente', 'legal', 'muito bem']],
   ['acknowledgement', 'it', ['va bene', 'capito', 'perfetto', 'daccordo', 'd accordo', 'benissimo', 'certo', 'ottimo', 'eccellente', 'fantastico', 'molto bene']],
+  // Asking for a person: the reply says the team sees the conversation and can answer in it.
+  ['human', 'en', ['human', 'a human', 'a human being', 'real person', 'a real person', 'an agent', 'a live agent', 'live agent', 'talk to a human', 'speak to a human', 'talk to a person', 'speak to a person', 'talk to a real person', 'speak to a real person', 'talk to someone', 'speak to someone', 'talk to an agent', 'speak to an agent', 'speak with an agent', 'talk with a human', 'speak with a human', 'talk with a person', 'speak with a person', 'talk with someone', 'speak with someone', 'is there a human', 'is there a real person']],
+  ['human', 'es', ['hablar con una persona', 'hablar con alguien', 'hablar con un humano', 'hablar con un agente', 'hablar con una persona real', 'una persona real']],
+  ['human', 'fr', ['parler a quelquun', 'parler a une personne', 'parler a un humain', 'parler a un conseiller', 'parler a un agent', 'une vraie personne']],
+  ['human', 'de', ['mit einem menschen sprechen', 'mit jemandem sprechen', 'mit einem mitarbeiter sprechen', 'mit einer person sprechen', 'mit einem echten menschen sprechen', 'einen menschen sprechen']],
+  ['human', 'pt', ['falar com uma pessoa', 'falar com alguem', 'falar com um humano', 'falar com um atendente', 'uma pessoa real']],
+  ['human', 'it', ['parlare con una persona', 'parlare con qualcuno', 'parlare con un operatore', 'parlare con un umano', 'una persona vera']],
+  // Ending the conversation without a goodbye word.
+  ['goodbye', 'en', ['no thanks', 'no thank you', 'thats all', 'that is all', 'nothing else', 'im good', 'i am good', 'thats it', 'that is it']],
   ['goodbye', 'es', ['adios', 'hasta luego', 'hasta pronto', 'hasta manana', 'chao', 'nos vemos']],
   ['goodbye', 'fr', ['au revoir', 'a bientot', 'bonne journee', 'bonne soiree', 'a plus']],
   ['goodbye', 'de', ['tschuss', 'auf wiedersehen', 'bis bald', 'bis spater', 'schonen tag', 'schonen tag noch', 'schones wochenende', 'bis dann']],
@@ -68,7 +77,9 @@ const FILLER = new Set(
   that helps helped helpful was is it that s this the for your help all right alright fine oh ah well thats really
   super brilliant excellent wonderful amazing sir madam mate buddy y e et und and muito molto mucho beaucoup tout todo
   por su sua la ayuda aide hilfe ajuda aiuto you today fixed needed all i vale dir ihnen tanto tante mille genial perfecto
-  parfait perfekt prima perfeito perfetto o ou or pela pelo per pour votre fur deine ihre vostro tuo`.split(/\s+/),
+  parfait perfekt prima perfeito perfetto o ou or pela pelo per pour votre fur deine ihre vostro tuo
+  can could want would like need id please to quiero puedo podria gustaria je voudrais veux peux ich mochte kann
+  konnte eu quero posso gostaria vorrei voglio`.split(/\s+/),
 );
 
 const LEXICON = new Map<string, { kind: Kind; language: PhraseLanguage | null }>();
@@ -134,7 +145,9 @@ export function recogniseSmallTalk(message: string, botName = ''): SmallTalk | n
     else return null;
   }
   if (kinds.size === 0) return null;
-  const kind: Kind = kinds.has('identity')
+  const kind: Kind = kinds.has('human')
+    ? 'human'
+    : kinds.has('identity')
     ? 'identity'
     : kinds.has('goodbye')
       ? 'goodbye'
