@@ -190,6 +190,15 @@ describe('parley-local answers', () => {
     assert.match(answer.text, /Standard shipping costs \$7\.95/);
   });
 
+  test("a follow-up's own words outweigh the longer question it follows", async () => {
+    const history = [
+      { role: 'user' as const, content: 'What does standard shipping cost for small orders under $50 with the regular carrier?' },
+      { role: 'assistant' as const, content: 'Standard shipping costs $7.95 for orders under $50.' },
+    ];
+    const answer = await ask("And if I'm in Canada?", { history });
+    assert.ok(answer.text.startsWith('Orders to Canada cost $19 to ship with DHL Express.'), answer.text);
+  });
+
   test('uses the previous user turn for a follow-up', async () => {
     const history = [
       { role: 'user' as const, content: 'How long does standard delivery take?' },

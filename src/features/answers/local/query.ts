@@ -36,6 +36,22 @@ export function isFollowUp(question: string, history: ChatTurn[]): boolean {
   return content <= 1 && count <= 6;
 }
 
+/**
+ * Scales the borrowed terms down so that together they weigh no more than the new message's own:
+ * "And if I'm in Canada?" must not lose to the longer question before it.
+ */
+function balanceContext(weights: Map<string, number>, focus: Set<string>): void {
+  let own = 0;
+  let borrowed = 0;
+  for (const [term, weight] of weights) {
+    if (focus.has(term)) own += weight;
+    else borrowed += weight;
+  }
+  if (own === 0 || borrowed <= own) return;
+  const scale = own / borrowed;
+  for (const [term, weight] of weights) if (!focus.has(term)) weights.set(term, weight * scale);
+}
+
 /** The last thing the visitor asked before this question, if anything. */
 export function previousUserTurn(history: ChatTurn[]): string | undefined {
   return lastTurn(history, 'user');
@@ -83,6 +99,7 @@ export function prepareQuery(question: string, history: ChatTurn[], language: Ph
       for (const word of searchWords(answered).slice(0, ANSWER_SEARCH_WORDS)) if (!search.includes(word)) search.push(word);
     }
   }
+  if (followUp) balanceContext(weights, focus);
   return {
     model: { weights, focus, sequence: contentTerms(question, language), question: kindText, language },
     searchText: search.slice(0, MAX_SEARCH_WORDS).join(' '),
