@@ -199,6 +199,11 @@ describe('parley-local answers', () => {
     assert.ok(answer.text.startsWith('Orders to Canada cost $19 to ship with DHL Express.'), answer.text);
   });
 
+  test('refuses the second of two joined questions when it leans on a first that nothing answers', async () => {
+    const answer = await ask('Do you offer gift wrapping, and how much does it cost?');
+    assert.equal(answer.text, PHRASES.en.dontKnow);
+  });
+
   test('uses the previous user turn for a follow-up', async () => {
     const history = [
       { role: 'user' as const, content: 'How long does standard delivery take?' },

@@ -113,6 +113,9 @@ function chooseUnits(asked: string, history: ChatTurn[], query: PreparedQuery, p
   // The second question reads as a follow-up of the first ("… and when is it open?").
   const second = prepareQuery(parts[2]!, [...history, { role: 'user', content: parts[1]! }], query.model.language);
   const a = selectUnits(first.model.question, scoreUnits(first.model, passages, rankingWeights), alwaysAnswer);
+  // "Does Tomás offer meal plans, and how much do they cost?": a second half that leans on the first
+  // is answered only when the first is.
+  if (second.followUp && a.units.length === 0) return a;
   const b = selectUnits(second.model.question, scoreUnits(second.model, passages, rankingWeights), alwaysAnswer);
   const units = [...a.units.slice(0, 2), ...b.units.filter((u) => !a.units.some((x) => x.text === u.text))].slice(0, 3);
   const lead = a.units.length ? a : b;
