@@ -69,13 +69,16 @@ const BOT: AnswerBot = {
   lead_capture_enabled: false,
 };
 
-async function ask(question: string, options: Partial<Omit<AnswerRequest, 'bot'>> & { bot?: Partial<AnswerBot> } = {}) {
-  const retriever = stubRetriever(KNOWLEDGE);
+type StubPassage = Omit<RetrievedPassage, 'score' | 'passageId' | 'sourceId'>;
+
+/** Asks the engine over `knowledge` (the shop's passages unless given) and reads the whole reply. */
+async function ask(question: string, { knowledge = KNOWLEDGE, ...options }: Partial<Omit<AnswerRequest, 'bot'>> & { bot?: Partial<AnswerBot>; knowledge?: StubPassage[] } = {}) {
+  const retriever = stubRetriever(knowledge);
   const engine = createLocalEngine({ retriever });
   const stream = await engine.answer({ history: [], ...options, question, bot: { ...BOT, ...options.bot } });
   const chunks: string[] = [];
   for await (const chunk of stream.chunks) chunks.push(chunk);
-  return { text: chunks.join(''), chunks, sources: stream.sources(), engine: stream.engine, queries: retriever.queries };
+  return { text: chunks.join(''), chunks, sources: stream.sources(), engine: stream.engine, language: stream.language, queries: retriever.queries };
 }
 
 describe('parley-local answers', () => {
@@ -95,16 +98,13 @@ describe('parley-local answers', () => {
   });
 
   test('leads with the answering sentence and leaves out the unrelated ones of its passage', async () => {
-    const shop: Omit<RetrievedPassage, 'score' | 'passageId' | 'sourceId'> = {
+    const shop: StubPassage = {
       sourceTitle: 'Shop',
       sourceUrl: '',
       heading: '',
       text: 'Standard shipping takes 3 to 5 business days and is free on orders over $60. Express delivery arrives the next business day and costs $12. Our store at 12 Market Street is open Monday to Saturday from 9 am to 7 pm.',
     };
-    const engine = createLocalEngine({ retriever: stubRetriever([shop]) });
-    const stream = await engine.answer({ history: [], question: 'When are you open on the weekend?', bot: BOT });
-    let text = '';
-    for await (const chunk of stream.chunks) text += chunk;
+    const { text } = await ask('When are you open on the weekend?', { knowledge: [shop] });
     assert.match(text, /^Our store at 12 Market Street is open Monday to Saturday/);
     assert.doesNotMatch(text, /shipping|delivery/i);
   });
@@ -218,14 +218,11 @@ describe('parley-local answers', () => {
 
   test("reads a follow-up's topic from the assistant's previous reply too", async () => {
     const support = { sourceTitle: 'Support', sourceUrl: '', heading: 'Support', text: 'Our support team answers chats from 8:00 to 20:00, Monday to Friday.' };
-    const engine = createLocalEngine({ retriever: stubRetriever([...KNOWLEDGE, support]) });
     const history = [
       { role: 'user' as const, content: 'How do I get help?' },
       { role: 'assistant' as const, content: 'Click the ? icon to chat with our support team.' },
     ];
-    const stream = await engine.answer({ history, question: 'What hours are they around?', bot: BOT });
-    let text = '';
-    for await (const chunk of stream.chunks) text += chunk;
+    const { text } = await ask('What hours are they around?', { history, knowledge: [...KNOWLEDGE, support] });
     assert.match(text, /8:00 to 20:00/);
     // A refusal names no topic: its words stay out of the search.
     const afterRefusal = await ask('and in the rain?', {
@@ -259,19 +256,37 @@ describe('parley-local answers', () => {
   });
 
   test('a short message English lacks the words for is answered in the language of the knowledge it reaches', async () => {
-    const engine = createLocalEngine({
-      retriever: stubRetriever([{ sourceTitle: 'Werkstatt', sourceUrl: '', heading: 'Werkstatt > Preise', text: 'Die Werkstatt berechnet 68 € pro Stunde. Ein Kostenvoranschlag ist kostenlos.' }]),
-    });
+    const workshop = [{ sourceTitle: 'Werkstatt', sourceUrl: '', heading: 'Werkstatt > Preise', text: 'Die Werkstatt berechnet 68 € pro Stunde. Ein Kostenvoranschlag ist kostenlos.' }];
     const reply = async (question: string) => {
-      const stream = await engine.answer({ history: [], question, bot: BOT });
-      let text = '';
-      for await (const chunk of stream.chunks) text += chunk;
-      return { text, language: stream.language };
+      const { text, language } = await ask(question, { knowledge: workshop });
+      return { text, language };
     };
     // "Werkstatt" finds the German passage, which does not say whether there are gift vouchers.
     assert.deepEqual(await reply('Werkstatt Gutschein?'), { text: PHRASES.de.dontKnow, language: 'de' });
     // English words stay English whatever the knowledge's language.
     assert.deepEqual(await reply('Gift card for the Werkstatt?'), { text: PHRASES.en.dontKnow, language: 'en' });
+  });
+
+  test('a French question matches the knowledge through French stems ("arriver" and "arrivée")', async () => {
+    const hotel = [
+      { sourceTitle: 'Restaurant', sourceUrl: '', heading: 'Restaurant > Horaires', text: "Le petit-déjeuner est servi entre 7 h 00 et 10 h 30 dans la véranda de l'hôtel." },
+      { sourceTitle: 'Chambres', sourceUrl: '', heading: 'Chambres > Horaires', text: "Les chambres de l'hôtel sont prêtes dès 15 h 00 le jour de votre arrivée." },
+    ];
+    const { text } = await ask("À quelle heure peut-on arriver à l'hôtel ?", { knowledge: hotel });
+    assert.ok(text.startsWith("Les chambres de l'hôtel sont prêtes dès 15 h 00 le jour de votre arrivée."), text);
+  });
+
+  test('a German question for a duration quotes the sentence that holds one', async () => {
+    const workshop = [
+      {
+        sourceTitle: 'Werkstatt',
+        sourceUrl: '',
+        heading: 'Werkstatt > Reparatur',
+        text: 'Jede Reparatur beginnt mit einer Diagnose in unserer Werkstatt. Eine Reparatur dauert in der Regel 3 Werktage.',
+      },
+    ];
+    const { text } = await ask('Wie lange dauert eine Reparatur in der Werkstatt?', { knowledge: workshop });
+    assert.ok(text.startsWith('Eine Reparatur dauert in der Regel 3 Werktage.'), text);
   });
 });
 
@@ -304,36 +319,6 @@ describe('parley-local helpers', () => {
       assert.ok(expected.pattern.test(kinds[kind as keyof typeof kinds]), `${question} asks for a ${kind}`);
     }
     assert.equal(expectedKind('Do you have a dog-friendly room?'), null);
-  });
-
-  test('a French question matches the knowledge through French stems ("arriver" and "arrivée")', async () => {
-    const engine = createLocalEngine({
-      retriever: stubRetriever([
-        { sourceTitle: 'Restaurant', sourceUrl: '', heading: 'Restaurant > Horaires', text: "Le petit-déjeuner est servi entre 7 h 00 et 10 h 30 dans la véranda de l'hôtel." },
-        { sourceTitle: 'Chambres', sourceUrl: '', heading: 'Chambres > Horaires', text: "Les chambres de l'hôtel sont prêtes dès 15 h 00 le jour de votre arrivée." },
-      ]),
-    });
-    const stream = await engine.answer({ history: [], question: "À quelle heure peut-on arriver à l'hôtel ?", bot: BOT });
-    let text = '';
-    for await (const chunk of stream.chunks) text += chunk;
-    assert.ok(text.startsWith("Les chambres de l'hôtel sont prêtes dès 15 h 00 le jour de votre arrivée."), text);
-  });
-
-  test('a German question for a duration quotes the sentence that holds one', async () => {
-    const engine = createLocalEngine({
-      retriever: stubRetriever([
-        {
-          sourceTitle: 'Werkstatt',
-          sourceUrl: '',
-          heading: 'Werkstatt > Reparatur',
-          text: 'Jede Reparatur beginnt mit einer Diagnose in unserer Werkstatt. Eine Reparatur dauert in der Regel 3 Werktage.',
-        },
-      ]),
-    });
-    const stream = await engine.answer({ history: [], question: 'Wie lange dauert eine Reparatur in der Werkstatt?', bot: BOT });
-    let text = '';
-    for await (const chunk of stream.chunks) text += chunk;
-    assert.ok(text.startsWith('Eine Reparatur dauert in der Regel 3 Werktage.'), text);
   });
 
   test('language tags map to their primary subtag, unknown ones to English', () => {
