@@ -8,7 +8,7 @@
  * unanswerable one) are treated alike. The held-out part never enters the fit.
  */
 import fs from 'node:fs';
-import { EVIDENCE_FEATURES, type Evidence } from '../src/features/answers/local/answerability.ts';
+import { ANSWER_PROBABILITY, answerProbability, EVIDENCE_FEATURES, type Evidence } from '../src/features/answers/local/answerability.ts';
 
 export interface Sample {
   evidence: Evidence;
@@ -38,6 +38,24 @@ export function fitLogistic(samples: Sample[]): number[] {
     for (let i = 0; i <= n; i++) w[i] -= LEARNING_RATE * (grad[i] / rows.length + (i < n ? L2 * w[i] : 0));
   }
   return w.map((v) => Math.round(v * 1000) / 1000);
+}
+
+/**
+ * How the decision does on questions it was not fitted on: k-fold cross-validation over the
+ * development samples (every k-th sample held out in turn), answering from 0.5.
+ */
+export function crossValidate(samples: Sample[], folds = 5): { answerable: [number, number]; unanswerable: [number, number] } {
+  const answerable: [number, number] = [0, 0];
+  const unanswerable: [number, number] = [0, 0];
+  for (let f = 0; f < folds; f++) {
+    const weights = fitLogistic(samples.filter((_, i) => i % folds !== f));
+    for (const sample of samples.filter((_, i) => i % folds === f)) {
+      const answered = answerProbability(sample.evidence, weights) >= ANSWER_PROBABILITY;
+      if (sample.label === 1) answerable[answered ? 0 : 1]++;
+      else unanswerable[answered ? 1 : 0]++;
+    }
+  }
+  return { answerable, unanswerable };
 }
 
 /** Writes the fitted weights into the model file. */

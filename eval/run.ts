@@ -25,7 +25,7 @@ import { isRefusalText, PHRASES, type PhraseLanguage } from '../src/features/ans
 import { extractText } from '../src/features/knowledge/extract/extract-text.ts';
 import { createBaselineIndex } from './baseline.ts';
 import { loadBusinesses, partOf, sourcesOf, type Business, type Category, type Part, type Question } from './dataset.ts';
-import { fitLogistic, writeModel, type Sample } from './fit-answerability.ts';
+import { crossValidate, fitLogistic, writeModel, type Sample } from './fit-answerability.ts';
 import { answerProbability } from '../src/features/answers/local/answerability.ts';
 
 // `--fit` fits the sentence ranking, then the answer decision on it; `--fit=answerability` the decision alone.
@@ -281,6 +281,8 @@ async function main(): Promise<void> {
       const right = answered.filter((s) => s.label === 1).length;
       console.log(`  p ≥ ${threshold}: answers ${right} of ${positives} answerable and ${answered.length - right} of ${samples.length - positives} unanswerable`);
     }
+    const { answerable, unanswerable } = crossValidate(samples);
+    console.log(`  5-fold cross-validation on the development part: answers ${answerable[0]} of ${answerable[0] + answerable[1]} answerable, refuses ${unanswerable[0]} of ${unanswerable[0] + unanswerable[1]} unanswerable`);
     console.log('Run `npm run eval` again to measure it.\n');
   }
   const documents = businesses.reduce((n, b) => n + b.documents.length, 0);
