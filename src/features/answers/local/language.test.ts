@@ -42,8 +42,8 @@ describe('parley-local: the language of its own phrases', () => {
 
   test('a message of words English lacks takes the knowledge’s language when its letters allow it', () => {
     assert.equal(detectLanguage('Öffnungszeiten?'), null);
-    assert.equal(chooseLanguage({ bot, question: 'Öffnungszeiten?', history: [] }, undefined, () => 'de'), 'de');
-    assert.equal(chooseLanguage({ bot, question: 'Orari?', history: [] }, undefined, () => 'it'), 'it');
+    assert.equal(chooseLanguage({ bot, question: 'Öffnungszeiten?', history: [] }, undefined, 'de'), 'de');
+    assert.equal(chooseLanguage({ bot, question: 'Orari?', history: [] }, undefined, 'it'), 'it');
     assert.equal(guessUnclearLanguage('Occhiali da sole', 'it'), 'it');
     // The letters rule out knowledge in another language: only German writes "ö".
     assert.equal(guessUnclearLanguage('Öffnungszeiten?', 'fr'), 'de');
@@ -53,12 +53,12 @@ describe('parley-local: the language of its own phrases', () => {
   });
 
   test('English words, or one unknown word with nothing to tip it, stay English', () => {
-    assert.equal(chooseLanguage({ bot, question: 'Refund?', history: [] }, undefined, () => 'de'), 'en');
-    assert.equal(chooseLanguage({ bot, question: 'Parking for bikes?', history: [] }, undefined, () => 'it'), 'en');
-    assert.equal(chooseLanguage({ bot, question: 'Lumenix?', history: [] }, undefined, () => 'en'), 'en');
+    assert.equal(chooseLanguage({ bot, question: 'Refund?', history: [] }, undefined, 'de'), 'en');
+    assert.equal(chooseLanguage({ bot, question: 'Parking for bikes?', history: [] }, undefined, 'it'), 'en');
+    assert.equal(chooseLanguage({ bot, question: 'Lumenix?', history: [] }, undefined, 'en'), 'en');
     assert.equal(guessUnclearLanguage('Lumenix?', null), null);
     // The conversation's language comes before any guess.
     const history = [{ role: 'user' as const, content: 'Est-ce que vous acceptez les chiens dans les chambres ?' }];
-    assert.equal(chooseLanguage({ bot, question: 'Orari?', history }, undefined, () => 'it'), 'fr');
+    assert.equal(chooseLanguage({ bot, question: 'Orari?', history }, undefined, 'it'), 'fr');
   });
 });

@@ -152,10 +152,10 @@ export function guessUnclearLanguage(text: string, knowledge: PhraseLanguage | n
  * The language of the engine's phrases for a request: `responseLanguage` (when given) or the bot's
  * `response_language` when not empty; else the message's own language when clear (a small-talk
  * hint counts); else the language of the visitor's earlier messages; else, for a message that is
- * clearly not English, the guess of `guessUnclearLanguage` (the knowledge's language, read from
- * `knowledge()`, tips it); else English.
+ * clearly not English, the guess of `guessUnclearLanguage` (the language of the knowledge the
+ * question reached, when known, tips it); else English.
  */
-export function chooseLanguage(request: AnswerRequest, hint?: PhraseLanguage, knowledge?: () => PhraseLanguage | null): PhraseLanguage {
+export function chooseLanguage(request: AnswerRequest, hint?: PhraseLanguage, knowledge: PhraseLanguage | null = null): PhraseLanguage {
   const forced = request.responseLanguage ?? request.bot.response_language;
   if (forced && forced.trim()) return languageOfTag(forced);
   const own = detectLanguage(request.question);
@@ -166,5 +166,5 @@ export function chooseLanguage(request: AnswerRequest, hint?: PhraseLanguage, kn
     const language = detectLanguage(earlier[i]!);
     if (language) return language;
   }
-  return guessUnclearLanguage(request.question, knowledge?.() ?? null) ?? 'en';
+  return guessUnclearLanguage(request.question, knowledge) ?? 'en';
 }

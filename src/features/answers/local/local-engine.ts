@@ -74,7 +74,7 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   const attached = query.searchText ? attachedPassages(request.attachments, query) : [];
   const passages = attached.length > 0 ? [...attached, ...retrieved] : retrieved;
   const knowledge = knowledgeLanguage(passages);
-  const language = chooseLanguage(request, undefined, () => knowledge);
+  const language = chooseLanguage(request, undefined, knowledge);
   const phrases = PHRASES[language];
   // The question is scored in the knowledge's stemming (the search above needed only its words).
   const stemming = stemmingLanguage(asked, knowledge);
