@@ -20,7 +20,7 @@ import { scoreUnits } from '../src/features/answers/local/scoring.ts';
 import { stripGreeting } from '../src/features/answers/local/small-talk.ts';
 import { RANKING_WEIGHTS } from '../src/features/answers/local/ranking-model.ts';
 import { fitRanking, informative, topHits, writeRankingModel, type RankingSample } from './fit-ranking.ts';
-import { detectLanguage, guessUnclearLanguage } from '../src/features/answers/local/language.ts';
+import { chooseLanguage, detectLanguage } from '../src/features/answers/local/language.ts';
 import { isRefusalText, PHRASES, type PhraseLanguage } from '../src/features/answers/local/phrases.ts';
 import { extractText } from '../src/features/knowledge/extract/extract-text.ts';
 import { createBaselineIndex } from './baseline.ts';
@@ -236,8 +236,10 @@ function languageProbeReport(): string {
   const probes = JSON.parse(fs.readFileSync(new URL('./language-probes.json', import.meta.url), 'utf8')) as Record<'tuning' | 'measured', [PhraseLanguage, string][]>;
   const out = ['Short messages answered in a language not used (eval/language-probes.json)'];
   for (const set of ['tuning', 'measured'] as const) {
+    // The engine's own choice for a first message to a bot that mirrors the visitor.
+    const bot = { id: 'probe', name: 'Probe', welcome_message: '', selected_model: 'parley-local', system_instructions: '', response_language: '', strict_mode: true, lead_capture_enabled: false };
     const wrong = (hint: (language: PhraseLanguage) => PhraseLanguage | null) =>
-      probes[set].filter(([language, text]) => (detectLanguage(text) ?? guessUnclearLanguage(text, hint(language)) ?? 'en') !== language).length;
+      probes[set].filter(([language, question]) => chooseLanguage({ bot, question, history: [] }, undefined, hint(language)) !== language).length;
     out.push(`  ${set.padEnd(9)} knowledge in their language ${wrong((l) => l)}/${probes[set].length}, no hint ${wrong(() => null)}/${probes[set].length}`);
   }
   return out.join('\n');
