@@ -265,6 +265,34 @@ export function SecretOnce({ label, secret, onDone }: { label: string; secret: s
   );
 }
 
+/**
+ * A table of records: column headings, then (with `actions`) a last column for each row's buttons,
+ * named for screen readers only; the rows are the children.
+ */
+export function DataTable({ label, columns, actions = false, children }: { label: string; columns: string[]; actions?: boolean; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap">
+      <table class="table" aria-label={label}>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+            {actions && (
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
 export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'good' | 'warn' | 'bad' | 'info'; children: ComponentChildren }) {
   return <span class={`badge badge-${tone}`}>{children}</span>;
 }

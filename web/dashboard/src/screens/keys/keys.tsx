@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { api, type ResponseOf } from '../../api/client.ts';
 import { useAction, useLoad } from '../../hooks.ts';
 import { ConfirmButton, Dialog } from '../../components/dialog.tsx';
-import { Badge, Button, Checkbox, Empty, ErrorNotice, Loading, PageHeader, SecretOnce, Section, TextArea, TextField, Time } from '../../components/ui.tsx';
+import { Badge, Button, Checkbox, DataTable, Empty, ErrorNotice, Loading, PageHeader, SecretOnce, Section, TextArea, TextField, Time } from '../../components/ui.tsx';
 import type { BotScreenProps } from '../bots/bot-screen.tsx';
 
 type Key = ResponseOf<'dashboardListKeys'>['keys'][number];
@@ -50,66 +50,50 @@ export function KeysScreen({ bot }: BotScreenProps) {
         ) : keys.data.keys.length === 0 ? (
           <Empty title="No keys yet" />
         ) : (
-          <div class="table-wrap">
-            <table class="table" aria-label="API keys">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Allowed addresses</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.keys.map((key) => (
-                  <tr key={key.id} data-key={key.name} class={key.revoked_at ? 'revoked' : ''}>
-                    <th scope="row">
-                      {key.name}
-                      {key.revoked_at && (
-                        <>
-                          {' '}
-                          <Badge tone="bad">Revoked</Badge>
-                        </>
-                      )}
-                    </th>
-                    <td>
-                      <code>{key.prefix}…</code>
-                    </td>
-                    <td>{key.scopes.join(', ')}</td>
-                    <td>{key.allowed_ips.length ? key.allowed_ips.join(', ') : <span class="muted">any</span>}</td>
-                    <td>
-                      <Time at={key.last_used_at} />
-                    </td>
-                    <td class="cell-actions">
-                      {!key.revoked_at && (
-                        <>
-                          <Button small onClick={() => setEditing(key)} aria-label={`Edit ${key.name}`}>
-                            Edit
-                          </Button>
-                          <ConfirmButton
-                            small
-                            label="Revoke"
-                            ariaLabel={`Revoke ${key.name}`}
-                            title={`Revoke “${key.name}”?`}
-                            message={<p>Calls with this key are refused at once, for good.</p>}
-                            confirmLabel="Revoke key"
-                            onConfirm={async () => {
-                              await api('dashboardRevokeKey', { path: { id: key.id } });
-                              await keys.reload();
-                            }}
-                          />
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="API keys" columns={['Name', 'Key', 'Scopes', 'Allowed addresses', 'Last used']} actions>
+          {keys.data.keys.map((key) => (
+            <tr key={key.id} data-key={key.name} class={key.revoked_at ? 'revoked' : ''}>
+              <th scope="row">
+                {key.name}
+                {key.revoked_at && (
+                  <>
+                    {' '}
+                    <Badge tone="bad">Revoked</Badge>
+                  </>
+                )}
+              </th>
+              <td>
+                <code>{key.prefix}…</code>
+              </td>
+              <td>{key.scopes.join(', ')}</td>
+              <td>{key.allowed_ips.length ? key.allowed_ips.join(', ') : <span class="muted">any</span>}</td>
+              <td>
+                <Time at={key.last_used_at} />
+              </td>
+              <td class="cell-actions">
+                {!key.revoked_at && (
+                  <>
+                    <Button small onClick={() => setEditing(key)} aria-label={`Edit ${key.name}`}>
+                      Edit
+                    </Button>
+                    <ConfirmButton
+                      small
+                      label="Revoke"
+                      ariaLabel={`Revoke ${key.name}`}
+                      title={`Revoke “${key.name}”?`}
+                      message={<p>Calls with this key are refused at once, for good.</p>}
+                      confirmLabel="Revoke key"
+                      onConfirm={async () => {
+                        await api('dashboardRevokeKey', { path: { id: key.id } });
+                        await keys.reload();
+                      }}
+                    />
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+          </DataTable>
         )}
       </Section>
       {editing && (

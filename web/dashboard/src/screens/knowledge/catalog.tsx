@@ -8,7 +8,7 @@ import { api, type ResponseOf } from '../../api/client.ts';
 import { useAction, useLoad } from '../../hooks.ts';
 import { ConfirmButton, Dialog } from '../../components/dialog.tsx';
 import { placeError, useFocusInvalid } from '../../components/form-error.ts';
-import { Button, Empty, ErrorNotice, Loading, SecretOnce, Section, Select } from '../../components/ui.tsx';
+import { Button, DataTable, Empty, ErrorNotice, Loading, SecretOnce, Section, Select } from '../../components/ui.tsx';
 import { isManager, useSession } from '../../session.tsx';
 import { createBodyOf, draftOf, ITEM_FIELDS, ItemFields, updateBodyOf, type Item, type ItemDraft, type Kind } from './catalog-item-form.tsx';
 
@@ -48,59 +48,43 @@ export function CatalogSection({ botId }: { botId: string }) {
       ) : items.data.items.length === 0 ? (
         <Empty title="No catalog items" />
       ) : (
-        <div class="table-wrap">
-          <table class="table" aria-label="Catalog items">
-            <thead>
-              <tr>
-                <th scope="col">Item</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Price</th>
-                <th scope="col">SKU</th>
-                <th scope="col">External id</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.data.items.map((item) => (
-                <tr key={item.id} data-item={nameOf(item)}>
-                  <th scope="row" class="cell-name">
-                    {item.url ? (
-                      <a href={item.url} target="_blank" rel="noopener noreferrer">
-                        {item.name ?? item.title}
-                      </a>
-                    ) : (
-                      (item.name ?? item.title)
-                    )}
-                    {item.description && <span class="cell-preview">{item.description}</span>}
-                  </th>
-                  <td>{item.kind === 'product' ? 'Product' : 'Media'}</td>
-                  <td>{item.price !== null ? `${item.price.toLocaleString()} ${item.currency ?? ''}` : <span class="muted">—</span>}</td>
-                  <td>{item.sku ?? <span class="muted">—</span>}</td>
-                  <td>{item.external_id ? <code>{item.external_id}</code> : <span class="muted">—</span>}</td>
-                  <td class="cell-actions">
-                    <Button small onClick={() => setEditing(item)} aria-label={`Edit ${nameOf(item)}`}>
-                      Edit
-                    </Button>
-                    <ConfirmButton
-                      small
-                      label="Delete"
-                      ariaLabel={`Delete ${nameOf(item)}`}
-                      title="Delete this item?"
-                      message={<p>The bot stops answering about it at once.</p>}
-                      confirmLabel="Delete item"
-                      onConfirm={async () => {
-                        await api('dashboardDeleteCatalogItem', { path: { bot_id: botId, item_id: item.id } });
-                        items.setData((previous) => previous && { ...previous, items: previous.items.filter((i) => i.id !== item.id), total: Math.max(0, previous.total - 1) });
-                      }}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Catalog items" columns={['Item', 'Kind', 'Price', 'SKU', 'External id']} actions>
+        {items.data.items.map((item) => (
+          <tr key={item.id} data-item={nameOf(item)}>
+            <th scope="row" class="cell-name">
+              {item.url ? (
+                <a href={item.url} target="_blank" rel="noopener noreferrer">
+                  {item.name ?? item.title}
+                </a>
+              ) : (
+                (item.name ?? item.title)
+              )}
+              {item.description && <span class="cell-preview">{item.description}</span>}
+            </th>
+            <td>{item.kind === 'product' ? 'Product' : 'Media'}</td>
+            <td>{item.price !== null ? `${item.price.toLocaleString()} ${item.currency ?? ''}` : <span class="muted">—</span>}</td>
+            <td>{item.sku ?? <span class="muted">—</span>}</td>
+            <td>{item.external_id ? <code>{item.external_id}</code> : <span class="muted">—</span>}</td>
+            <td class="cell-actions">
+              <Button small onClick={() => setEditing(item)} aria-label={`Edit ${nameOf(item)}`}>
+                Edit
+              </Button>
+              <ConfirmButton
+                small
+                label="Delete"
+                ariaLabel={`Delete ${nameOf(item)}`}
+                title="Delete this item?"
+                message={<p>The bot stops answering about it at once.</p>}
+                confirmLabel="Delete item"
+                onConfirm={async () => {
+                  await api('dashboardDeleteCatalogItem', { path: { bot_id: botId, item_id: item.id } });
+                  items.setData((previous) => previous && { ...previous, items: previous.items.filter((i) => i.id !== item.id), total: Math.max(0, previous.total - 1) });
+                }}
+              />
+            </td>
+          </tr>
+        ))}
+        </DataTable>
       )}
       {editing && (
         <EditItem

@@ -6,7 +6,7 @@
 import { api, type ResponseOf } from '../../api/client.ts';
 import { useInterval, useLoad } from '../../hooks.ts';
 import { ConfirmButton } from '../../components/dialog.tsx';
-import { Badge, Empty, ErrorNotice, Loading, PageHeader, Section, Time } from '../../components/ui.tsx';
+import { Badge, DataTable, Empty, ErrorNotice, Loading, PageHeader, Section, Time } from '../../components/ui.tsx';
 import type { BotScreenProps } from '../bots/bot-screen.tsx';
 import { AddSources } from './add-sources.tsx';
 import { SearchPreview } from './search-preview.tsx';
@@ -42,76 +42,59 @@ export function KnowledgeScreen({ bot }: BotScreenProps) {
             <p>Add a text, a web page or a document above: the bot answers only from what it has.</p>
           </Empty>
         ) : (
-          <div class="table-wrap">
-            <table class="table" aria-label="Knowledge sources">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Size</th>
-                  <th scope="col">Re-crawl</th>
-                  <th scope="col">Added</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {sources.data.sources.map((source) => (
-                  <tr key={source.id} data-source={source.name}>
-                    <th scope="row" class="cell-name">
-                      {source.url ? (
-                        <a href={source.url} target="_blank" rel="noopener noreferrer">
-                          {source.name}
-                        </a>
-                      ) : (
-                        source.name
-                      )}
-                      {source.content_preview && <span class="cell-preview">{source.content_preview}</span>}
-                    </th>
-                    <td>{TYPE_LABEL[source.type] ?? source.type}</td>
-                    <td>
-                      <span data-status={source.status}>
-                        <Badge tone={STATUS_TONE[source.status] ?? 'info'}>{STATUS_LABEL[source.status] ?? source.status}</Badge>
-                      </span>
-                      {source.status_detail && <span class="cell-detail">{source.status_detail}</span>}
-                    </td>
-                    <td>{source.char_count.toLocaleString()} characters</td>
-                    <td>
-                      {source.type === 'url' ? (
-                        <ScheduleSelect botId={bot.id} source={source} onChange={replaced} />
-                      ) : (
-                        <span class="muted">—</span>
-                      )}
-                      {source.last_crawled_at && (
-                        <span class="cell-detail">
-                          Last fetched <Time at={source.last_crawled_at} />
-                        </span>
-                      )}
-                    </td>
-                    <td>
-                      <Time at={source.created_at} />
-                    </td>
-                    <td>
-                      <ConfirmButton
-                        small
-                        label="Delete"
-                        ariaLabel={`Delete ${source.name}`}
-                        title={`Delete “${source.name}”?`}
-                        message={<p>The bot stops answering from it at once. This cannot be undone.</p>}
-                        confirmLabel="Delete source"
-                        onConfirm={async () => {
-                          await api('dashboardDeleteKnowledge', { path: { bot_id: bot.id, source_id: source.id } });
-                          sources.setData((previous) => ({ sources: (previous?.sources ?? []).filter((s) => s.id !== source.id), total: Math.max(0, (previous?.total ?? 1) - 1) }));
-                        }}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="Knowledge sources" columns={['Name', 'Type', 'Status', 'Size', 'Re-crawl', 'Added']} actions>
+          {sources.data.sources.map((source) => (
+            <tr key={source.id} data-source={source.name}>
+              <th scope="row" class="cell-name">
+                {source.url ? (
+                  <a href={source.url} target="_blank" rel="noopener noreferrer">
+                    {source.name}
+                  </a>
+                ) : (
+                  source.name
+                )}
+                {source.content_preview && <span class="cell-preview">{source.content_preview}</span>}
+              </th>
+              <td>{TYPE_LABEL[source.type] ?? source.type}</td>
+              <td>
+                <span data-status={source.status}>
+                  <Badge tone={STATUS_TONE[source.status] ?? 'info'}>{STATUS_LABEL[source.status] ?? source.status}</Badge>
+                </span>
+                {source.status_detail && <span class="cell-detail">{source.status_detail}</span>}
+              </td>
+              <td>{source.char_count.toLocaleString()} characters</td>
+              <td>
+                {source.type === 'url' ? (
+                  <ScheduleSelect botId={bot.id} source={source} onChange={replaced} />
+                ) : (
+                  <span class="muted">—</span>
+                )}
+                {source.last_crawled_at && (
+                  <span class="cell-detail">
+                    Last fetched <Time at={source.last_crawled_at} />
+                  </span>
+                )}
+              </td>
+              <td>
+                <Time at={source.created_at} />
+              </td>
+              <td>
+                <ConfirmButton
+                  small
+                  label="Delete"
+                  ariaLabel={`Delete ${source.name}`}
+                  title={`Delete “${source.name}”?`}
+                  message={<p>The bot stops answering from it at once. This cannot be undone.</p>}
+                  confirmLabel="Delete source"
+                  onConfirm={async () => {
+                    await api('dashboardDeleteKnowledge', { path: { bot_id: bot.id, source_id: source.id } });
+                    sources.setData((previous) => ({ sources: (previous?.sources ?? []).filter((s) => s.id !== source.id), total: Math.max(0, (previous?.total ?? 1) - 1) }));
+                  }}
+                />
+              </td>
+            </tr>
+          ))}
+          </DataTable>
         )}
       </Section>
       <SearchPreview botId={bot.id} />

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, urlOf } from '../../api/client.ts';
 import { useLoad } from '../../hooks.ts';
 import { Link } from '../../components/link.tsx';
-import { Button, Empty, ErrorNotice, Loading, PageHeader, Section, TextField, Time } from '../../components/ui.tsx';
+import { Button, DataTable, Empty, ErrorNotice, Loading, PageHeader, Section, TextField, Time } from '../../components/ui.tsx';
 import type { BotScreenProps } from '../bots/bot-screen.tsx';
 
 const PAGE = 50;
@@ -47,42 +47,28 @@ export function LeadsScreen({ bot }: BotScreenProps) {
           <Empty title="No leads">{!search && <p>Turn on lead capture in Settings: the bot then asks visitors for their details.</p>}</Empty>
         ) : (
           <>
-            <div class="table-wrap">
-              <table class="table" aria-label="Leads">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Email</th>
-                    <th scope="col">Phone</th>
-                    <th scope="col">Other</th>
-                    <th scope="col">Captured</th>
-                    <th scope="col">Conversation</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {leads.data.leads.map((lead) => (
-                    <tr key={lead.id}>
-                      <th scope="row">{lead.name || <span class="muted">—</span>}</th>
-                      <td>{lead.email ? <a href={`mailto:${lead.email}`}>{lead.email}</a> : <span class="muted">—</span>}</td>
-                      <td>{lead.phone ? <a href={`tel:${lead.phone}`}>{lead.phone}</a> : <span class="muted">—</span>}</td>
-                      <td>
-                        {Object.entries(lead.extra).map(([k, v]) => (
-                          <span key={k} class="cell-preview">
-                            {k}: {v}
-                          </span>
-                        ))}
-                      </td>
-                      <td>
-                        <Time at={lead.created_at} />
-                      </td>
-                      <td>
-                        <Link href={`/app/bots/${bot.id}/inbox/${encodeURIComponent(lead.session_id)}`}>Open</Link>
-                      </td>
-                    </tr>
+            <DataTable label="Leads" columns={['Name', 'Email', 'Phone', 'Other', 'Captured', 'Conversation']}>
+            {leads.data.leads.map((lead) => (
+              <tr key={lead.id}>
+                <th scope="row">{lead.name || <span class="muted">—</span>}</th>
+                <td>{lead.email ? <a href={`mailto:${lead.email}`}>{lead.email}</a> : <span class="muted">—</span>}</td>
+                <td>{lead.phone ? <a href={`tel:${lead.phone}`}>{lead.phone}</a> : <span class="muted">—</span>}</td>
+                <td>
+                  {Object.entries(lead.extra).map(([k, v]) => (
+                    <span key={k} class="cell-preview">
+                      {k}: {v}
+                    </span>
                   ))}
-                </tbody>
-              </table>
-            </div>
+                </td>
+                <td>
+                  <Time at={lead.created_at} />
+                </td>
+                <td>
+                  <Link href={`/app/bots/${bot.id}/inbox/${encodeURIComponent(lead.session_id)}`}>Open</Link>
+                </td>
+              </tr>
+            ))}
+            </DataTable>
             <div class="pager">
               <Button small disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
                 Previous

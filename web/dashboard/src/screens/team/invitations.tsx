@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { api, type ResponseOf } from '../../api/client.ts';
 import { useAction, useLoad } from '../../hooks.ts';
 import { ConfirmButton } from '../../components/dialog.tsx';
-import { Badge, Button, ErrorNotice, Loading, Notice, SecretOnce, Section, Select, TextField, Time } from '../../components/ui.tsx';
+import { Badge, Button, DataTable, ErrorNotice, Loading, Notice, SecretOnce, Section, Select, TextField, Time } from '../../components/ui.tsx';
 import { holds, TAB_LABELS, type Me, type Tab } from '../../session.tsx';
 import { DEFAULT_TABS, TabBoxes, type InvitableRole } from './tab-boxes.tsx';
 
@@ -25,32 +25,16 @@ export function Invitations({ me }: { me: Me }) {
         ) : pending.data.invitations.length === 0 ? (
           <p class="hint">No invitation is waiting.</p>
         ) : (
-          <div class="table-wrap">
-            <table class="table" aria-label="Pending invitations">
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Tabs</th>
-                  <th scope="col">Sent</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {pending.data.invitations.map((invitation) => (
-                  <PendingRow
-                    key={invitation.id}
-                    me={me}
-                    invitation={invitation}
-                    onRevoked={() => pending.setData((previous) => previous && { invitations: previous.invitations.filter((i) => i.id !== invitation.id) })}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="Pending invitations" columns={['Email', 'Role', 'Tabs', 'Sent', 'Expires']} actions>
+          {pending.data.invitations.map((invitation) => (
+            <PendingRow
+              key={invitation.id}
+              me={me}
+              invitation={invitation}
+              onRevoked={() => pending.setData((previous) => previous && { invitations: previous.invitations.filter((i) => i.id !== invitation.id) })}
+            />
+          ))}
+          </DataTable>
         )}
       </Section>
     </>

@@ -8,7 +8,7 @@ import { useState } from 'preact/hooks';
 import { api, type ResponseOf } from '../../api/client.ts';
 import { useAction, useLoad } from '../../hooks.ts';
 import { ConfirmButton, Dialog } from '../../components/dialog.tsx';
-import { Badge, Button, Empty, ErrorNotice, Loading, PageHeader, Section, Select, Time } from '../../components/ui.tsx';
+import { Badge, Button, DataTable, Empty, ErrorNotice, Loading, PageHeader, Section, Select, Time } from '../../components/ui.tsx';
 import { Invitations } from './invitations.tsx';
 import { isManager, TAB_LABELS, useSession, type Me, type Tab } from '../../session.tsx';
 import { DEFAULT_TABS, TabBoxes, type InvitableRole } from './tab-boxes.tsx';
@@ -31,62 +31,47 @@ export function TeamScreen() {
         ) : members.data.members.length === 0 ? (
           <Empty title="No members" />
         ) : (
-          <div class="table-wrap">
-            <table class="table" aria-label="Members">
-              <thead>
-                <tr>
-                  <th scope="col">Member</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Tabs</th>
-                  <th scope="col">Joined</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {members.data.members.map((member) => {
-                  const editable = manager && member.role !== 'owner' && member.user_id !== me.user.id && (me.role === 'owner' || member.role === 'agent');
-                  return (
-                    <tr key={member.user_id} data-member={member.email}>
-                      <th scope="row">
-                        {member.name}
-                        <span class="cell-preview">{member.email}</span>
-                      </th>
-                      <td>
-                        <Badge tone={member.role === 'owner' ? 'info' : 'neutral'}>{member.role}</Badge>
-                      </td>
-                      <td>{member.role === 'owner' ? 'every tab' : member.tabs.map((t) => TAB_LABELS[t as Tab] ?? t).join(', ') || 'none'}</td>
-                      <td>
-                        <Time at={member.created_at} />
-                      </td>
-                      <td class="cell-actions">
-                        {editable && (
-                          <>
-                            <Button small onClick={() => setEditing(member)} aria-label={`Change ${member.email}`}>
-                              Change
-                            </Button>
-                            <ConfirmButton
-                              small
-                              label="Remove"
-                              ariaLabel={`Remove ${member.email}`}
-                              title={`Remove ${member.email}?`}
-                              message={<p>They lose access at once and their sessions end.</p>}
-                              confirmLabel="Remove member"
-                              onConfirm={async () => {
-                                await api('removeMember', { path: { user_id: member.user_id } });
-                                await members.reload();
-                              }}
-                            />
-                          </>
-                        )}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="Members" columns={['Member', 'Role', 'Tabs', 'Joined']} actions>
+          {members.data.members.map((member) => {
+            const editable = manager && member.role !== 'owner' && member.user_id !== me.user.id && (me.role === 'owner' || member.role === 'agent');
+            return (
+              <tr key={member.user_id} data-member={member.email}>
+                <th scope="row">
+                  {member.name}
+                  <span class="cell-preview">{member.email}</span>
+                </th>
+                <td>
+                  <Badge tone={member.role === 'owner' ? 'info' : 'neutral'}>{member.role}</Badge>
+                </td>
+                <td>{member.role === 'owner' ? 'every tab' : member.tabs.map((t) => TAB_LABELS[t as Tab] ?? t).join(', ') || 'none'}</td>
+                <td>
+                  <Time at={member.created_at} />
+                </td>
+                <td class="cell-actions">
+                  {editable && (
+                    <>
+                      <Button small onClick={() => setEditing(member)} aria-label={`Change ${member.email}`}>
+                        Change
+                      </Button>
+                      <ConfirmButton
+                        small
+                        label="Remove"
+                        ariaLabel={`Remove ${member.email}`}
+                        title={`Remove ${member.email}?`}
+                        message={<p>They lose access at once and their sessions end.</p>}
+                        confirmLabel="Remove member"
+                        onConfirm={async () => {
+                          await api('removeMember', { path: { user_id: member.user_id } });
+                          await members.reload();
+                        }}
+                      />
+                    </>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+          </DataTable>
         )}
       </Section>
       {editing && (
