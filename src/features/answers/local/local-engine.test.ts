@@ -311,13 +311,23 @@ describe('parley-local helpers', () => {
       ['A che ora aprite il sabato?', 'time'],
       ['Où se trouve la gare ?', 'place'],
       ['Perché la garanzia non copre i graffi?', 'reason'],
+      ['How tall is the tent inside?', 'measure'],
+      ['What temperature is the pool kept at?', 'measure'],
+      ['¿Cuánto pesa la bicicleta?', 'measure'],
+      ['Wie schwer ist das E-Bike?', 'measure'],
+      ['How often can a guest come?', 'frequency'],
+      ['Combien de fois par an ?', 'frequency'],
+      // "How far ahead" asks for a time, not a distance; "wie hoch" usually for an amount.
+      ['How far ahead can I book a class?', 'duration'],
+      ['Wie hoch ist der Stundensatz?', 'money'],
     ];
-    const kinds = { duration: '3 Werktage', money: '12,50 €', number: '18', time: '9:30', place: '12 rue de la Gare', reason: 'weil' };
+    const kinds = { duration: '3 Werktage', money: '12,50 €', number: '18', time: '9:30', place: '12 rue de la Gare', reason: 'weil', measure: '104 cm', frequency: '3 times per month' };
     for (const [question, kind] of cases) {
       const expected = expectedKind(question);
-      assert.ok(expected, question);
+      assert.equal(expected?.name, kind, question);
       assert.ok(expected.pattern.test(kinds[kind as keyof typeof kinds]), `${question} asks for a ${kind}`);
     }
+    assert.ok(!expectedKind('What temperature is the pool kept at?')!.pattern.test('The pool is open until 9 pm.'));
     assert.equal(expectedKind('Do you have a dog-friendly room?'), null);
   });
 

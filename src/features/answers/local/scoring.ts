@@ -345,31 +345,40 @@ const PLACE = />|\b(?:at|in|on|under|to|im|em|nel|nella|alla|au)\s+(?:the\s+)?\p
 const PERSON = /\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+/u;
 const REASON = /\b(?:because|reasons?|due to|caused by|as a result|porque|parce que|weil|perch[ée]|poich[ée])\b/i;
 const CONTACT = /@|\+?\d[\d\s().-]{7,}\d|https?:\/\//;
+// A measured size, weight, volume, distance or temperature: "104 cm", "1.2 kg", "34°F", "650 mètres".
+const MEASURE = /\d\s*(?:°\s*[cf]?|(?:mm|cm|m|km|in|inch(?:es)?|ft|feet|foot|yards?|miles?|meters?|metres?|m[eè]tres?|metros?|metri|kilometers?|kilometres?|kilom[eè]tres?|kilometros?|g|kg|grams?|grammes?|gramm|gramos?|grammi|lbs?|pounds?|oz|ounces?|l|liters?|litres?|litros?|litri|ml|degrees?|grad|grados?|degr[ée]s?|gradi|graus)\b)|\d\s*[x×]\s*\d/i;
+// How often: "3 times", "once a month", "weekly", "every day".
+const FREQUENCY = /\b(?:once|twice|\d+\s*(?:times?|veces|fois|mal|vezes|volte))\b|\b(?:per|a|an|each|every|por|par|pro|al|alla|à)\s+(?:day|week|month|year|visit|d[ií]a|semana|mes|año|jour|semaine|mois|an|tag|woche|monat|jahr|dia|m[eê]s|ano|giorno|settimana|mese|anno)\b|\b(?:daily|weekly|monthly|yearly|annually|every|cada|chaque|jeden|jede|jedes|t[äa]glich|w[öo]chentlich|monatlich|ogni|todos os|tous les|todos los)\b/i;
 
 /** The kind of value a question asks for, and the query terms such a value answers. */
 export interface AnswerKind {
+  name: string;
   pattern: RegExp;
   asks: Set<string>;
 }
 
 // The asking words' terms in every language's stemming: the question's language decides which apply.
-const kindOf = (pattern: RegExp, asks: string) => ({ pattern, asks: new Set(asks.split(' ').flatMap((word) => PHRASE_LANGUAGES.map((language) => termOf(word, language)))) });
+const kindOf = (name: string, pattern: RegExp, asks: string): AnswerKind => ({ name, pattern, asks: new Set(asks.split(' ').flatMap((word) => PHRASE_LANGUAGES.map((language) => termOf(word, language)))) });
 // `asks`: the question words a value of the kind answers, in the six languages.
 const KINDS = {
-  duration: kindOf(DURATION, 'time length duration period day week month year hour minute tiempo duración temps durée délai zeit dauer tempo duração durata'),
-  money: kindOf(MONEY, 'cost amount precio coste prix coût preis kosten preço custo prezzo costo'),
-  number: kindOf(NUMBER, 'number amount minimum maximum número nombre anzahl numero máximo mínimo maximal massimo minimo edad âge alter idade età'),
-  time: kindOf(TIME, 'time date day hour hora horario heure horaire uhr öffnungszeiten horário ora orari'),
-  contact: kindOf(CONTACT, 'number phone email address contact teléfono téléphone telefon telefone telefono'),
-  person: kindOf(PERSON, 'name person nombre nom name nome'),
-  place: kindOf(PLACE, 'place location address dirección adresse endereço indirizzo'),
-  reason: kindOf(REASON, 'reason cause razón raison grund razão motivo'),
+  duration: kindOf('duration', DURATION, 'time length duration period day week month year hour minute tiempo duración temps durée délai zeit dauer tempo duração durata'),
+  money: kindOf('money', MONEY, 'cost amount precio coste prix coût preis kosten preço custo prezzo costo'),
+  number: kindOf('number', NUMBER, 'number amount minimum maximum número nombre anzahl numero máximo mínimo maximal massimo minimo edad âge alter idade età'),
+  time: kindOf('time', TIME, 'time date day hour hora horario heure horaire uhr öffnungszeiten horário ora orari'),
+  contact: kindOf('contact', CONTACT, 'number phone email address contact teléfono téléphone telefon telefone telefono'),
+  person: kindOf('person', PERSON, 'name person nombre nom name nome'),
+  place: kindOf('place', PLACE, 'place location address dirección adresse endereço indirizzo'),
+  reason: kindOf('reason', REASON, 'reason cause razón raison grund razão motivo'),
+  measure: kindOf('measure', MEASURE, 'size height width depth length weight temperature distance tamaño altura ancho peso temperatura distancia taille hauteur largeur poids température größe höhe breite gewicht temperatur entfernung tamanho largura taglia altezza larghezza'),
+  frequency: kindOf('frequency', FREQUENCY, 'often frequency times frecuencia veces fréquence fois häufigkeit frequência vezes frequenza volte'),
 };
 
 /** The kind of answer the question asks for, or null when it asks for none in particular. */
 export function expectedKind(question: string): AnswerKind | null {
   const q = question.toLowerCase();
   if (QUESTION_KINDS.duration.test(q)) return KINDS.duration;
+  if (QUESTION_KINDS.frequency.test(q)) return KINDS.frequency;
+  if (QUESTION_KINDS.measure.test(q)) return KINDS.measure;
   if (QUESTION_KINDS.money.test(q)) return KINDS.money;
   if (QUESTION_KINDS.contact.test(q)) return KINDS.contact;
   if (QUESTION_KINDS.number.test(q)) return KINDS.number;
@@ -384,9 +393,9 @@ export function expectedKind(question: string): AnswerKind | null {
 // (checked in this order: "how long" before "how", "cuánto tiempo" before "cuánto").
 const QUESTION_KINDS = {
   duration:
-    /\bhow (?:long|soon|quickly|fast)\b|\bby when\b|\bhow many (?:days|weeks|months|years|hours|minutes)\b|cu[áa]nto (?:tiempo|tarda|dura)|cu[áa]ntos (?:d[íi]as|meses|a[ñn]os|minutos)|cu[áa]ntas (?:semanas|horas)|combien de (?:temps|jours|semaines|mois|minutes|heures)|quel(?:le)? (?:d[ée]lai|dur[ée]e)|\bwie (?:lange|schnell)\b|\bwie viele (?:tage|wochen|monate|jahre|stunden|minuten)\b|\bbis wann\b|quanto (?:tempo|demora|dura|tarda)|quant[oa]s (?:dias|semanas|meses|anos|horas|minutos)|quanti (?:giorni|mesi|anni|minuti)|quante (?:settimane|ore)|\bentro quando\b/,
+    /\bhow (?:long|soon|quickly|fast)\b|\bhow far (?:ahead|in advance|before)\b|\bby when\b|\bhow many (?:days|weeks|months|years|hours|minutes)\b|cu[áa]nto (?:tiempo|tarda|dura)|cu[áa]ntos (?:d[íi]as|meses|a[ñn]os|minutos)|cu[áa]ntas (?:semanas|horas)|combien de (?:temps|jours|semaines|mois|minutes|heures)|quel(?:le)? (?:d[ée]lai|dur[ée]e)|\bwie (?:lange|schnell)\b|\bwie viele (?:tage|wochen|monate|jahre|stunden|minuten)\b|\bbis wann\b|quanto (?:tempo|demora|dura|tarda)|quant[oa]s (?:dias|semanas|meses|anos|horas|minutos)|quanti (?:giorni|mesi|anni|minuti)|quante (?:settimane|ore)|\bentro quando\b/,
   money:
-    /\bhow much\b|\bcost\b|\bprice\b|\bfees?\b|\bcharge\b|cu[áa]nto\b|combien(?! de)|\bwie ?viel\b|\bquanto\b|\b(?:precio|cuesta|cuestan|tarifa|prix|co[ûu]te?n?t?|tarif|frais|suppl[ée]ment|preis|kostet|kosten|geb[üu]hr|pre[çc]o|custa|custam|taxa|prezzo|costa|costano)\b/,
+    /\bhow much\b|\bcost\b|\bprice\b|\bfees?\b|\bcharge\b|cu[áa]nto\b|combien(?! de)|\bwie ?viel\b|\bwie hoch\b|\bquanto\b|\b(?:precio|cuesta|cuestan|tarifa|prix|co[ûu]te?n?t?|tarif|frais|suppl[ée]ment|preis|kostet|kosten|geb[üu]hr|pre[çc]o|custa|custam|taxa|prezzo|costa|costano)\b/,
   contact:
     /\b(?:phone|telephone) number\b|\be-?mail address\b|\bcontact (?:details|address)\b|\bcall you\b|\breach you\b|\b(?:tel[ée]fono|t[ée]l[ée]phone|telefonnummer|telefone|telefono)\b/,
   number:
@@ -396,4 +405,7 @@ const QUESTION_KINDS = {
   person: /\bwho (?:founded|started|created|owns|runs|leads|is|are|was|were)\b|\bqui[ée]n(?:es)?\b|\bqui est\b|\bwer\b|\bquem\b|\bchi\b/,
   place: /\bwhere\b|d[óo]nde|direcci[óo]n|\bo[ùu] (?:est|se|sont|trouve)|\badresse\b|\bwo\b|\bwohin\b|\bonde\b|endere[çc]o|\bdove\b|indirizzo/,
   reason: /\bwhy\b|por qu[ée]|pourquoi|\bwarum\b|\bwieso\b|por que|perch[ée]/,
+  frequency: /\bhow often\b|\bhow many times\b|\bhow frequently\b|con qu[ée] frecuencia|cada cu[áa]nto|cu[áa]ntas veces|combien de fois|[àa] quelle fr[ée]quence|\bwie oft\b|\bwie h[äa]ufig\b|com que frequ[êe]ncia|quantas vezes|quante volte|ogni quanto|con che frequenza/,
+  measure:
+    /\bhow (?:tall|wide|big|large|heavy|deep|far(?! (?:ahead|in advance|before))|warm|cold|hot)\b|\bwhat (?:size|temperature|height|width|weight|length|dimensions?)\b|\bhow much does (?:it|the [\p{L}\s]+) weigh\b|\bweigh\b|qu[ée] (?:tama[ñn]o|altura|peso|temperatura|medidas?)|cu[áa]nto (?:pesa|mide)|a qu[ée] distancia|quel(?:le)? (?:taille|hauteur|poids|temp[ée]rature|dimensions?)|combien (?:p[eè]se|mesure)|[àa] quelle distance|\bwie (?:gro(?:ß|ss)|breit|schwer|tief|weit|warm|kalt)\b|qual (?:[ée] )?(?:o )?(?:tamanho|altura|peso|temperatura)|quanto (?:pesa|mede)|que tamanho|a que dist[âa]ncia|quanto (?:[èe] )?(?:alt[oa]|pesa|grande)|che (?:taglia|altezza|temperatura|dimensioni)|quanto dista/u,
 };
