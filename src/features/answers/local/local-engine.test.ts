@@ -276,6 +276,20 @@ describe('parley-local answers', () => {
     assert.ok(text.startsWith("Les chambres de l'hôtel sont prêtes dès 15 h 00 le jour de votre arrivée."), text);
   });
 
+  test('a later sentence of a list item is quoted with the item’s first, which names its subject', async () => {
+    const team = [
+      {
+        sourceTitle: 'About us',
+        sourceUrl: '',
+        heading: 'About us > Our team',
+        text: '- **Dr. Amara Okafor, DDS**: Clinical director. Family and children’s dentistry.\n- **Dr. Henrik Solberg, DDS**: Oral surgeon. Implants and wisdom tooth removal. Sees patients on Tuesdays and Thursdays.',
+      },
+    ];
+    const answer = await ask('Who does wisdom tooth removal?', { knowledge: team });
+    assert.match(answer.text, /\*\*Dr\. Henrik Solberg, DDS\*\*: Oral surgeon\. Implants and wisdom tooth removal\./);
+    assert.doesNotMatch(answer.text, /Okafor/);
+  });
+
   test('a German question for a duration quotes the sentence that holds one', async () => {
     const workshop = [
       {
@@ -344,5 +358,7 @@ describe('parley-local helpers', () => {
       'Version 4.2 fixes it!',
       'Call us.',
     ]);
+    // An abbreviation in bold or italics is still one.
+    assert.deepEqual(splitSentences('**Dr. Henrik Solberg**: Oral surgeon. Sees patients on Tuesdays.'), ['**Dr. Henrik Solberg**: Oral surgeon.', 'Sees patients on Tuesdays.']);
   });
 });

@@ -29,6 +29,8 @@ export interface ScoredUnit {
   passage: RetrievedPassage;
   rank: number;
   index: number;
+  /** For a later sentence of a list item, the index of the item's first sentence; else its own index. */
+  itemStart: number;
   terms: Set<string>;
   /**
    * Share of the question's weight the unit answers (its heading and title count half), or of the
@@ -106,6 +108,7 @@ interface AnalysedUnit {
   text: string;
   listItem: boolean;
   index: number;
+  itemStart: number;
   order: string[];
   terms: Set<string>;
   context: Set<string>;
@@ -127,7 +130,7 @@ function analysePassage(passage: RetrievedPassage, language: PhraseLanguage): An
     const order = contentTerms(unit.text, language);
     if (order.length === 0) return;
     const context = new Set([...outer, ...contentTerms(unit.localHeading, language)]);
-    units!.push({ text: unit.text, listItem: unit.listItem, index, order, terms: new Set(order), context, pairs: pairsOf(order) });
+    units!.push({ text: unit.text, listItem: unit.listItem, index, itemStart: index - unit.itemOffset, order, terms: new Set(order), context, pairs: pairsOf(order) });
   });
   if (analysed.size >= ANALYSED_LIMIT) analysed.clear();
   analysed.set(key, units);
@@ -232,6 +235,7 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[], weig
       passage,
       rank,
       index: unit.index,
+      itemStart: unit.itemStart,
       terms: unit.terms,
       coverage,
       softCoverage: Math.max(coverage, strictOverall),

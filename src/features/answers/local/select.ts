@@ -37,12 +37,15 @@ export function selectUnits(question: string, { units: scored, ...scoring }: Sco
   const evidence = evidenceOf(question, best, { units: scored, ...scoring });
   const probability = answerProbability(evidence);
   if (probability < ANSWER_PROBABILITY && !alwaysAnswer) return { units: [], evidence, probability };
-  const chosen: ScoredUnit[] = [best];
   const neighbour = (unit: ScoredUnit, step: number) =>
     scored.find((u) => u.passage === unit.passage && u.index === unit.index + step);
+  // A later sentence of a list item ("Sees patients on Tuesdays.") is quoted after the item's first,
+  // which names what the item is about ("Dr. Henrik Solberg: Oral surgeon.").
+  const itemLead = best.itemStart !== best.index ? neighbour(best, best.itemStart - best.index) : undefined;
+  const chosen: ScoredUnit[] = [itemLead ? { ...best, text: `${itemLead.text} ${best.text}` } : best];
 
   const previous = neighbour(best, -1);
-  if (previous && LEANS_BACK.test(best.text)) chosen.push(previous);
+  if (previous && previous !== itemLead && LEANS_BACK.test(best.text)) chosen.push(previous);
   const next = neighbour(best, 1);
   // A short sentence or a list item rarely says all: the one after it in the passage often completes it.
   if (next && (best.text.trimEnd().endsWith(':') || LEANS_BACK.test(next.text) || wordsIn(best.text) < SHORT_UNIT_WORDS || best.listItem)) {
@@ -56,7 +59,7 @@ export function selectUnits(question: string, { units: scored, ...scoring }: Sco
 
   for (const unit of scored.slice(1)) {
     if (chosen.length >= MAX_UNITS) break;
-    if (chosen.includes(unit) || unit.softCoverage < FURTHER_SHARE * best.softCoverage) continue;
+    if (chosen.includes(unit) || unit === itemLead || unit.softCoverage < FURTHER_SHARE * best.softCoverage) continue;
     // Scores are log-odds of answering (the ranking is a fitted softmax): a further sentence must be
     // nearly as likely to answer as the best, the more so the further it is from it.
     const likelihood = Math.exp(unit.score - best.score);

@@ -10,6 +10,8 @@ export interface TextUnit {
   listItem: boolean;
   /** The nearest markdown heading above the unit inside the passage ('' when none). */
   localHeading: string;
+  /** For a later sentence of a list item: how many units back the item's first sentence is (0 otherwise). */
+  itemOffset: number;
 }
 
 const LIST_MARKER = /^\s*(?:[-*+•]|\d{1,2}[.)])\s+/;
@@ -41,13 +43,13 @@ export function splitUnits(text: string): TextUnit[] {
         tableHeader = cells;
         continue;
       }
-      units.push({ text: tableRow(tableHeader, cells), listItem: true, localHeading });
+      units.push({ text: tableRow(tableHeader, cells), listItem: true, localHeading, itemOffset: 0 });
       continue;
     }
     tableHeader = null;
     const marker = LIST_MARKER.exec(line);
     const body = marker ? line.slice(marker[0].length) : line;
-    for (const sentence of splitSentences(body)) units.push({ text: sentence, listItem: Boolean(marker), localHeading });
+    splitSentences(body).forEach((sentence, i) => units.push({ text: sentence, listItem: Boolean(marker), localHeading, itemOffset: marker ? i : 0 }));
   }
   return units;
 }
@@ -87,7 +89,7 @@ export function splitSentences(paragraph: string): string[] {
 }
 
 function isAbbreviation(token: string): boolean {
-  const bare = token.replace(/^["'“‘(]+/, '');
+  const bare = token.replace(/^["'“‘(*_]+/, '');
   // "a.m.", "e.g.", "U.S." and single initials such as "J."
   if (/^(?:\p{L}\.){2,}$/u.test(bare) || /^\p{Lu}\.$/u.test(bare)) return true;
   return ABBREVIATIONS.has(bare.replace(/\.+$/, '').toLowerCase());
