@@ -290,6 +290,12 @@ describe('parley-local answers', () => {
     assert.doesNotMatch(answer.text, /Okafor/);
   });
 
+  test('a sentence that is itself a question does not lead the answer', async () => {
+    const guests = [{ sourceTitle: 'Guests', sourceUrl: '', heading: 'Guests', text: 'Can a guest visit 3 times a month? A guest can visit 3 times a month.' }];
+    const answer = await ask('How often can a guest visit?', { knowledge: guests });
+    assert.equal(answer.text, 'A guest can visit 3 times a month.');
+  });
+
   test('a German question for a duration quotes the sentence that holds one', async () => {
     const workshop = [
       {

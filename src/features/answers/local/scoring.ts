@@ -260,7 +260,7 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[], weig
     }
     unit.passageCoverage = Math.min(1, strict / total);
     unit.features[9] = Math.min(1, soft / total);
-    unit.score = dotWeights(weights, unit.features);
+    unit.score = dotWeights(weights, unit.features) - (ASKS_ITSELF.test(unit.text) ? ASKS_ITSELF_PENALTY : 0);
   }
   const units = scored.sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
   return { units, absent: Math.max(0, 1 - found / total), topicWords };
@@ -333,6 +333,13 @@ function proximity(order: string[], weights: Map<string, number>): number {
   const span = positions[positions.length - 1]! - positions[0]! + 1;
   return positions.length / span;
 }
+
+// A sentence that is itself a question ("Want to bring a friend along?") rarely answers one; a
+// question alone in bold ("**Where do I park?**") is not one of these: it titles the answer after it.
+// The penalty (in log-odds) is set by hand: refitting the whole ranking with it as a feature lost
+// two development questions, the listwise fit on 120 questions being noisy.
+const ASKS_ITSELF = /\?\s*$/;
+const ASKS_ITSELF_PENALTY = 2;
 
 function lengthPenalty(terms: number): number {
   if (terms < 3) return 0.08;
