@@ -50,6 +50,10 @@ describe('parley-local: the language of its own phrases', () => {
     assert.equal(guessUnclearLanguage('Öffnungszeiten?', null), 'de');
     // "ç" with "á": Portuguese alone of the six.
     assert.equal(guessUnclearLanguage('Preços, horários?', null), 'pt');
+    // "a" is a word of four of them, not Portuguese's alone.
+    assert.equal(chooseLanguage({ bot, question: 'Lenti a contatto?', history: [] }, undefined, 'it'), 'it');
+    assert.equal(chooseLanguage({ bot, question: 'Envíos a Canarias', history: [] }, undefined, 'es'), 'es');
+    assert.equal(detectLanguage('Entregas em casa?'), 'pt');
   });
 
   test('English words, or one unknown word with nothing to tip it, stay English', () => {
