@@ -333,6 +333,7 @@ describe('parley-local helpers', () => {
       ['Perché la garanzia non copre i graffi?', 'reason'],
       ['How tall is the tent inside?', 'measure'],
       ['What temperature is the pool kept at?', 'measure'],
+      ['Lowest temp in Fahrenheit for this bag?', 'measure'],
       ['¿Cuánto pesa la bicicleta?', 'measure'],
       ['Wie schwer ist das E-Bike?', 'measure'],
       ['How often can a guest come?', 'frequency'],

@@ -380,7 +380,7 @@ const KINDS = {
   person: kindOf('person', PERSON, 'name person nombre nom name nome'),
   place: kindOf('place', PLACE, 'place location address dirección adresse endereço indirizzo'),
   reason: kindOf('reason', REASON, 'reason cause razón raison grund razão motivo'),
-  measure: kindOf('measure', MEASURE, 'size height width depth length weight temperature distance tamaño altura ancho peso temperatura distancia taille hauteur largeur poids température größe höhe breite gewicht temperatur entfernung tamanho largura taglia altezza larghezza'),
+  measure: kindOf('measure', MEASURE, 'size height width depth length weight temperature temp fahrenheit celsius degree distance tamaño altura ancho peso temperatura distancia taille hauteur largeur poids température größe höhe breite gewicht temperatur entfernung tamanho largura taglia altezza larghezza'),
   frequency: kindOf('frequency', FREQUENCY, 'often frequency times frecuencia veces fréquence fois häufigkeit frequência vezes frequenza volte'),
 };
 
@@ -418,5 +418,5 @@ const QUESTION_KINDS = {
   reason: /\bwhy\b|por qu[ée]|pourquoi|\bwarum\b|\bwieso\b|por que|perch[ée]/,
   frequency: /\bhow often\b|\bhow many times\b|\bhow frequently\b|con qu[ée] frecuencia|cada cu[áa]nto|cu[áa]ntas veces|combien de fois|[àa] quelle fr[ée]quence|\bwie oft\b|\bwie h[äa]ufig\b|com que frequ[êe]ncia|quantas vezes|quante volte|ogni quanto|con che frequenza/,
   measure:
-    /\bhow (?:tall|wide|big|large|heavy|deep|far(?! (?:ahead|in advance|before))|warm|cold|hot)\b|\bwhat (?:size|temperature|height|width|weight|length|dimensions?)\b|\bhow much does (?:it|the [\p{L}\s]+) weigh\b|\bweigh\b|qu[ée] (?:tama[ñn]o|altura|peso|temperatura|medidas?)|cu[áa]nto (?:pesa|mide)|a qu[ée] distancia|quel(?:le)? (?:taille|hauteur|poids|temp[ée]rature|dimensions?)|combien (?:p[eè]se|mesure)|[àa] quelle distance|\bwie (?:gro(?:ß|ss)|breit|schwer|tief|weit|warm|kalt)\b|qual (?:[ée] )?(?:o )?(?:tamanho|altura|peso|temperatura)|quanto (?:pesa|mede)|que tamanho|a que dist[âa]ncia|quanto (?:[èe] )?(?:alt[oa]|pesa|grande)|che (?:taglia|altezza|temperatura|dimensioni)|quanto dista/u,
+    /\bhow (?:tall|wide|big|large|heavy|deep|far(?! (?:ahead|in advance|before))|warm|cold|hot)\b|\bwhat (?:size|temperature|height|width|weight|length|dimensions?)\b|\b(?:temp|temperatures?|fahrenheit|celsius|degrees)\b|\bhow much does (?:it|the [\p{L}\s]+) weigh\b|\bweigh\b|qu[ée] (?:tama[ñn]o|altura|peso|temperatura|medidas?)|cu[áa]nto (?:pesa|mide)|a qu[ée] distancia|quel(?:le)? (?:taille|hauteur|poids|temp[ée]rature|dimensions?)|combien (?:p[eè]se|mesure)|[àa] quelle distance|\bwie (?:gro(?:ß|ss)|breit|schwer|tief|weit|warm|kalt)\b|qual (?:[ée] )?(?:o )?(?:tamanho|altura|peso|temperatura)|quanto (?:pesa|mede)|que tamanho|a que dist[âa]ncia|quanto (?:[èe] )?(?:alt[oa]|pesa|grande)|che (?:taglia|altezza|temperatura|dimensioni)|quanto dista/u,
 };
