@@ -136,6 +136,12 @@ const SYNONYM_GROUPS: string[][] = [
   ['minimum', 'min', 'least'],
   ['maximum', 'max', 'most', 'limit', 'limits'],
   ['length', 'long', 'lengthy'],
+  ['stake', 'stakes', 'staked', 'peg', 'pegs', 'pegged', 'pegging'],
+  ['freeze', 'freezes', 'frozen', 'pause', 'paused', 'pausing', 'suspend', 'suspended', 'suspension'],
+  ['child', 'children', 'kid', 'kids', 'toddler', 'toddlers'],
+  ['pet', 'pets', 'dog', 'dogs', 'cat', 'cats', 'puppy'],
+  ['book', 'booking', 'bookings', 'booked', 'reserve', 'reserved', 'reservation', 'reservations'],
+  ['late', 'lateness', 'delay', 'delays', 'delayed'],
   ['postcode', 'postcodes', 'zipcode'],
 ];
 
