@@ -17,7 +17,7 @@ import type { AnswerBot, Retriever } from '../src/features/answers/answers.types
 import { composeLocalAnswer, knowledgeLanguage, PASSAGES_TO_READ, stemmingLanguage, type ComposeOptions } from '../src/features/answers/local/local-engine.ts';
 import { prepareQuery } from '../src/features/answers/local/query.ts';
 import { scoreUnits } from '../src/features/answers/local/scoring.ts';
-import { stripGreeting } from '../src/features/answers/local/small-talk.ts';
+import { recogniseSmallTalk, stripGreeting, type SmallTalk } from '../src/features/answers/local/small-talk.ts';
 import { RANKING_WEIGHTS } from '../src/features/answers/local/ranking-model.ts';
 import { fitRanking, informative, topHits, writeRankingModel, type RankingSample } from './fit-ranking.ts';
 import { chooseLanguage, detectLanguage } from '../src/features/answers/local/language.ts';
@@ -245,6 +245,28 @@ function languageProbeReport(): string {
   return out.join('\n');
 }
 
+/**
+ * Small talk in six languages (eval/smalltalk-probes.json, written without the engine's code at
+ * hand): how many messages are told right (the kind of small talk, or a question when they ask
+ * something), and how many small-talk replies would be in a language the visitor did not use.
+ */
+function smallTalkProbeReport(): string {
+  const probes = JSON.parse(fs.readFileSync(new URL('./smalltalk-probes.json', import.meta.url), 'utf8')) as Record<'tuning' | 'measured', [PhraseLanguage, SmallTalk['kind'] | 'question', string][]>;
+  const bot = { id: 'probe', name: 'Probe', welcome_message: '', selected_model: 'parley-local', system_instructions: '', response_language: '', strict_mode: true, lead_capture_enabled: false };
+  const out = ['Small talk told right (eval/smalltalk-probes.json)'];
+  for (const set of ['tuning', 'measured'] as const) {
+    let right = 0;
+    let wrongLanguage = 0;
+    for (const [language, kind, message] of probes[set]) {
+      const smallTalk = recogniseSmallTalk(message, bot.name);
+      if ((smallTalk?.kind ?? 'question') === kind) right++;
+      if (smallTalk && chooseLanguage({ bot, question: message, history: [] }, smallTalk.language ?? undefined) !== language) wrongLanguage++;
+    }
+    out.push(`  ${set.padEnd(9)} ${right}/${probes[set].length} told right, ${wrongLanguage} replies in a language not used`);
+  }
+  return out.join('\n');
+}
+
 async function main(): Promise<void> {
   const businesses = loadBusinesses().filter((b) => b.questions.length > 0);
   const options: ComposeOptions = {};
@@ -306,6 +328,7 @@ async function main(): Promise<void> {
   console.log('');
   console.log(report('held-out', heldOut).join('\n'));
   console.log(`\n${languageProbeReport()}`);
+  console.log(`\n${smallTalkProbeReport()}`);
   console.log(`\nMean time per question: ${(elapsed / outcomes.length).toFixed(2)} ms (including loading the documents)`);
   console.log('Targets (held-out): accuracy ≥ 85%, paraphrases ≥ 75%, hit@1 ≥ baseline + 5 points, unanswerable refused ≥ 95%, no reply in a language not used.');
 }

@@ -169,6 +169,13 @@ describe('parley-local answers', () => {
       ['Can I talk to a human?', PHRASES.en.human],
       ['Quiero hablar con una persona', PHRASES.es.human],
       ['No thanks, that is all', PHRASES.en.goodbye],
+      // A courtesy around it, letters doubled in a hurry, or "ok" before another language's words.
+      ['Gracias, muy amable', PHRASES.es.thanks],
+      ['thankss!!', PHRASES.en.thanks],
+      ['ok, ich verstehe', PHRASES.de.acknowledgement],
+      ["c'est tout, merci", PHRASES.fr.goodbye],
+      ['Posso parlare con un operatore, per favore?', PHRASES.it.human],
+      ['Bist du ein Mensch oder ein Bot?', PHRASES.de.identity(BOT.name)],
     ] as const) {
       const answer = await ask(message);
       assert.equal(answer.text, reply, message);
@@ -176,6 +183,8 @@ describe('parley-local answers', () => {
     }
     const question = await ask('ok, and what does standard shipping cost?');
     assert.match(question.text, /Standard shipping costs \$7\.95/);
+    const wrapped = await ask('Thanks so much, and what does expedited delivery cost?');
+    assert.match(wrapped.text, /Expedited delivery takes 2 to 3 business days and costs \$19\.95\./);
   });
 
   test('treats a greeting followed by a question as a question', async () => {

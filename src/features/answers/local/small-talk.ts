@@ -22,18 +22,18 @@ const EXPRESSIONS: [Kind, PhraseLanguage | null, string[]][] = [
   ['greeting', 'pt', ['ola', 'oi', 'bom dia', 'boa tarde', 'boa noite', 'tudo bem']],
   ['greeting', 'it', ['ciao', 'buongiorno', 'buonasera', 'salve', 'come sta', 'come stai']],
   ['thanks', 'en', ['youre very helpful', 'you are very helpful', 'youre helpful', 'you are helpful', 'youve been very helpful', 'you have been very helpful', 'thanks', 'thank you', 'thx', 'ty', 'cheers', 'thanks a lot', 'thank you so much', 'thank you very much', 'many thanks', 'much appreciated', 'appreciate it', 'i appreciate it']],
-  ['thanks', 'es', ['gracias', 'muchas gracias', 'mil gracias', 'se lo agradezco']],
-  ['thanks', 'fr', ['merci', 'merci beaucoup', 'merci bien', 'je vous remercie']],
-  ['thanks', 'de', ['danke', 'danke schon', 'danke sehr', 'vielen dank', 'besten dank']],
-  ['thanks', 'pt', ['obrigado', 'obrigada', 'muito obrigado', 'muito obrigada', 'valeu']],
-  ['thanks', 'it', ['grazie', 'grazie mille', 'molte grazie', 'la ringrazio']],
-  ['goodbye', 'en', ['bye', 'goodbye', 'good bye', 'bye bye', 'see you', 'see you later', 'see you soon', 'see ya', 'take care', 'have a nice day', 'have a good day', 'have a great day', 'have a good one', 'good night', 'later', 'farewell', 'bye for now', 'bye now', 'talk later', 'talk to you later', 'ttyl']],
+  ['thanks', 'es', ['gracias', 'muchas gracias', 'mil gracias', 'se lo agradezco', 'muy amable', 'gracias por la ayuda', 'gracias por tu ayuda']],
+  ['thanks', 'fr', ['merci', 'merci beaucoup', 'merci bien', 'je vous remercie', 'merci pour votre aide', 'merci pour ton aide', 'tres aimable']],
+  ['thanks', 'de', ['danke', 'danke schon', 'danke sehr', 'vielen dank', 'besten dank', 'danke fur die hilfe', 'danke fur ihre hilfe', 'sehr nett']],
+  ['thanks', 'pt', ['obrigado', 'obrigada', 'muito obrigado', 'muito obrigada', 'valeu', 'muito gentil', 'obrigado pela ajuda', 'obrigada pela ajuda']],
+  ['thanks', 'it', ['grazie', 'grazie mille', 'molte grazie', 'la ringrazio', 'gentilissimi', 'gentilissimo', 'gentilissima', 'molto gentile', 'grazie per l aiuto']],
+  ['goodbye', 'en', ['bye', 'goodbye', 'good bye', 'bye bye', 'see you', 'see you later', 'see you soon', 'see ya', 'take care', 'have a nice day', 'have a good day', 'have a great day', 'have a good one', 'good night', 'later', 'farewell', 'bye for now', 'bye now', 'talk later', 'talk to you later', 'ttyl', 'thats all for now', 'that is all for now', 'thats everything', 'nothing more']],
   ['identity', 'en', ['who are you', 'who am i talking to', 'who am i talking with', 'who am i chatting with', 'who am i chatting to', 'are you a bot', 'are you a robot', 'are you human', 'are you a human', 'are you a real person', 'is this a real person', 'is this a bot', 'is this a real person im talking to', 'am i talking to a bot', 'am i talking to a real person', 'whats your name', 'what is your name']],
-  ['identity', 'es', ['quien eres', 'quien es usted', 'eres un bot', 'eres un robot', 'eres una persona', 'eres una persona real', 'como te llamas']],
-  ['identity', 'fr', ['qui etes vous', 'qui es tu', 'etes vous un robot', 'es tu un robot', 'etes vous un bot', 'es tu un bot', 'etes vous une vraie personne', 'comment vous appelez vous', 'tu es un robot', 'tu es un bot', 'vous etes un robot', 'vous etes un bot', 'c est un robot', 'cest un robot']],
-  ['identity', 'de', ['wer bist du', 'wer sind sie', 'bist du ein bot', 'sind sie ein bot', 'bist du ein roboter', 'sind sie ein roboter', 'bist du ein mensch', 'sind sie ein mensch', 'wie heisst du']],
-  ['identity', 'pt', ['quem es tu', 'quem e voce', 'es um bot', 'e um bot', 'es um robo', 'e um robo', 'es uma pessoa real', 'e uma pessoa real', 'como te chamas', 'voce e um robo', 'voce e um bot', 'voce e uma pessoa real', 'voce e humano']],
-  ['identity', 'it', ['chi sei', 'chi e lei', 'sei un bot', 'sei un robot', 'sei una persona vera', 'sei una persona reale', 'come ti chiami', 'sei umano', 'sei un essere umano']],
+  ['identity', 'es', ['quien eres', 'quien es usted', 'eres un bot', 'eres un robot', 'eres una persona', 'eres una persona real', 'como te llamas', 'con quien estoy hablando', 'con quien hablo', 'eres humano', 'eres un humano']],
+  ['identity', 'fr', ['qui etes vous', 'qui es tu', 'etes vous un robot', 'es tu un robot', 'etes vous un bot', 'es tu un bot', 'etes vous une vraie personne', 'comment vous appelez vous', 'tu es un robot', 'tu es un bot', 'vous etes un robot', 'vous etes un bot', 'c est un robot', 'cest un robot', 'a qui je parle', 'je parle a qui', 'etes vous humain', 'tu es humain']],
+  ['identity', 'de', ['wer bist du', 'wer sind sie', 'bist du ein bot', 'sind sie ein bot', 'bist du ein roboter', 'sind sie ein roboter', 'bist du ein mensch', 'sind sie ein mensch', 'wie heisst du', 'mit wem spreche ich', 'mit wem schreibe ich', 'bist du echt', 'sind sie echt']],
+  ['identity', 'pt', ['quem es tu', 'quem e voce', 'es um bot', 'e um bot', 'es um robo', 'e um robo', 'es uma pessoa real', 'e uma pessoa real', 'como te chamas', 'voce e um robo', 'voce e um bot', 'voce e uma pessoa real', 'voce e humano', 'com quem estou falando', 'com quem falo', 'vc e um robo', 'vc e um bot', 'voce e real']],
+  ['identity', 'it', ['chi sei', 'chi e lei', 'sei un bot', 'sei un robot', 'sei una persona vera', 'sei una persona reale', 'come ti chiami', 'sei umano', 'sei un essere umano', 'con chi sto parlando', 'con chi parlo']],
   // Asking for help without saying with what yet: a greeting, answered by the welcome message.
   ['greeting', 'en', ['can you help me', 'can you help', 'could you help me', 'i need help', 'i have a question', 'i have a few questions', 'is anyone there', 'anyone there', 'is someone there']],
   ['greeting', 'es', ['puedes ayudarme', 'me puede ayudar', 'me puedes ayudar', 'necesito ayuda', 'tengo una pregunta', 'hay alguien']],
@@ -50,25 +50,25 @@ const EXPRESSIONS: [Kind, PhraseLanguage | null, string[]][] = [
   ['identity', 'pt', ['conta me uma piada', 'me conta uma piada', 'como esta o tempo', 'quantos anos tens', 'quantos anos voce tem']],
   ['identity', 'it', ['raccontami una barzelletta', 'dimmi una barzelletta', 'che tempo fa', 'quanti anni hai', 'di dove sei']],
   ['acknowledgement', 'en', ['ok', 'okay', 'k', 'cool', 'great', 'got it', 'alright', 'all right', 'sounds good', 'understood', 'i see', 'makes sense', 'noted', 'sure', 'nice', 'perfect', 'awesome', 'nice one', 'excellent', 'brilliant', 'wonderful', 'fantastic', 'lol', 'haha', 'good to know', 'fair enough', 'no worries']],
-  ['acknowledgement', 'es', ['vale', 'entendido', 'de acuerdo', 'perfecto', 'entiendo', 'genial', 'estupendo', 'excelente', 'muy bien', 'buenisimo']],
-  ['acknowledgement', 'fr', ['d accord', 'daccord', 'entendu', 'compris', 'parfait', 'tres bien', 'genial', 'excellent', 'nickel', 'top']],
-  ['acknowledgement', 'de', ['alles klar', 'verstanden', 'gut', 'perfekt', 'in ordnung', 'prima', 'toll', 'klasse', 'sehr gut', 'super', 'alles gut']],
-  ['acknowledgement', 'pt', ['entendi', 'certo', 'combinado', 'beleza', 'perfeito', 'tudo certo', 'otimo', 'excelente', 'legal', 'muito bem']],
-  ['acknowledgement', 'it', ['va bene', 'capito', 'perfetto', 'daccordo', 'd accordo', 'benissimo', 'certo', 'ottimo', 'eccellente', 'fantastico', 'molto bene']],
+  ['acknowledgement', 'es', ['vale', 'entendido', 'de acuerdo', 'perfecto', 'entiendo', 'genial', 'estupendo', 'excelente', 'muy bien', 'buenisimo', 'ya veo', 'ya entiendo', 'ok entendido']],
+  ['acknowledgement', 'fr', ['d accord', 'daccord', 'entendu', 'compris', 'parfait', 'tres bien', 'genial', 'excellent', 'nickel', 'top', 'je vois', 'je comprends', 'ok je vois']],
+  ['acknowledgement', 'de', ['alles klar', 'verstanden', 'gut', 'perfekt', 'in ordnung', 'prima', 'toll', 'klasse', 'sehr gut', 'super', 'alles gut', 'verstehe', 'ich verstehe', 'ich sehe', 'aha']],
+  ['acknowledgement', 'pt', ['entendi', 'certo', 'combinado', 'beleza', 'perfeito', 'tudo certo', 'otimo', 'excelente', 'legal', 'muito bem', 'entendo', 'percebi', 'ja entendi']],
+  ['acknowledgement', 'it', ['va bene', 'capito', 'perfetto', 'daccordo', 'd accordo', 'benissimo', 'certo', 'ottimo', 'eccellente', 'fantastico', 'molto bene', 'capisco', 'ho capito', 'vedo']],
   // Asking for a person: the reply says the team sees the conversation and can answer in it.
-  ['human', 'en', ['human', 'a human', 'a human being', 'real person', 'a real person', 'an agent', 'a live agent', 'live agent', 'talk to a human', 'speak to a human', 'talk to a person', 'speak to a person', 'talk to a real person', 'speak to a real person', 'talk to someone', 'speak to someone', 'talk to an agent', 'speak to an agent', 'speak with an agent', 'talk with a human', 'speak with a human', 'talk with a person', 'speak with a person', 'talk with someone', 'speak with someone', 'is there a human', 'is there a real person']],
-  ['human', 'es', ['hablar con una persona', 'hablar con alguien', 'hablar con un humano', 'hablar con un agente', 'hablar con una persona real', 'una persona real']],
-  ['human', 'fr', ['parler a quelquun', 'parler a une personne', 'parler a un humain', 'parler a un conseiller', 'parler a un agent', 'une vraie personne']],
-  ['human', 'de', ['mit einem menschen sprechen', 'mit jemandem sprechen', 'mit einem mitarbeiter sprechen', 'mit einer person sprechen', 'mit einem echten menschen sprechen', 'einen menschen sprechen']],
-  ['human', 'pt', ['falar com uma pessoa', 'falar com alguem', 'falar com um humano', 'falar com um atendente', 'uma pessoa real']],
-  ['human', 'it', ['parlare con una persona', 'parlare con qualcuno', 'parlare con un operatore', 'parlare con un umano', 'una persona vera']],
+  ['human', 'en', ['human', 'a human', 'a human being', 'real person', 'a real person', 'an agent', 'a live agent', 'live agent', 'talk to a human', 'speak to a human', 'talk to a person', 'speak to a person', 'talk to a real person', 'speak to a real person', 'talk to someone', 'speak to someone', 'talk to an agent', 'speak to an agent', 'speak with an agent', 'talk with a human', 'speak with a human', 'talk with a person', 'speak with a person', 'talk with someone', 'speak with someone', 'is there a human', 'is there a real person', 'someone from your team', 'a member of staff', 'a staff member', 'a person']],
+  ['human', 'es', ['hablar con una persona', 'hablar con alguien', 'hablar con un humano', 'hablar con un agente', 'hablar con una persona real', 'una persona real', 'un humano', 'un agente', 'una persona']],
+  ['human', 'fr', ['parler a quelquun', 'parler a une personne', 'parler a un humain', 'parler a un conseiller', 'parler a un agent', 'une vraie personne', 'un humain', 'une personne', 'un conseiller']],
+  ['human', 'de', ['mit einem menschen sprechen', 'mit jemandem sprechen', 'mit einem mitarbeiter sprechen', 'mit einer person sprechen', 'mit einem echten menschen sprechen', 'einen menschen sprechen', 'einem mitarbeiter', 'einer mitarbeiterin', 'einem menschen', 'einer person']],
+  ['human', 'pt', ['falar com uma pessoa', 'falar com alguem', 'falar com um humano', 'falar com um atendente', 'uma pessoa real', 'um atendente', 'um humano', 'uma pessoa']],
+  ['human', 'it', ['parlare con una persona', 'parlare con qualcuno', 'parlare con un operatore', 'parlare con un umano', 'una persona vera', 'un operatore', 'un umano', 'una persona']],
   // Ending the conversation without a goodbye word.
   ['goodbye', 'en', ['no thanks', 'no thank you', 'thats all', 'that is all', 'nothing else', 'im good', 'i am good', 'thats it', 'that is it']],
-  ['goodbye', 'es', ['adios', 'hasta luego', 'hasta pronto', 'hasta manana', 'chao', 'nos vemos']],
-  ['goodbye', 'fr', ['au revoir', 'a bientot', 'bonne journee', 'bonne soiree', 'a plus']],
-  ['goodbye', 'de', ['tschuss', 'auf wiedersehen', 'bis bald', 'bis spater', 'schonen tag', 'schonen tag noch', 'schones wochenende', 'bis dann']],
-  ['goodbye', 'pt', ['tchau', 'adeus', 'ate logo', 'ate mais', 'ate breve']],
-  ['goodbye', 'it', ['arrivederci', 'a presto', 'buona giornata', 'buona serata']],
+  ['goodbye', 'es', ['adios', 'hasta luego', 'hasta pronto', 'hasta manana', 'chao', 'nos vemos', 'eso es todo', 'es todo', 'nada mas', 'eso seria todo']],
+  ['goodbye', 'fr', ['au revoir', 'a bientot', 'bonne journee', 'bonne soiree', 'a plus', 'c est tout', 'cest tout', 'rien d autre', 'ce sera tout']],
+  ['goodbye', 'de', ['tschuss', 'auf wiedersehen', 'bis bald', 'bis spater', 'schonen tag', 'schonen tag noch', 'schones wochenende', 'bis dann', 'das wars', 'das war es', 'das ist alles', 'nichts weiter', 'mehr nicht']],
+  ['goodbye', 'pt', ['tchau', 'adeus', 'ate logo', 'ate mais', 'ate breve', 'era so isso', 'e so isso', 'so isso', 'e tudo', 'mais nada', 'so isso mesmo']],
+  ['goodbye', 'it', ['arrivederci', 'a presto', 'buona giornata', 'buona serata', 'e tutto', 'nient altro', 'a posto cosi', 'tutto qui', 'ciao ciao']],
 ];
 
 // Words that may surround small talk without making it a question.
@@ -79,7 +79,12 @@ const FILLER = new Set(
   por su sua la ayuda aide hilfe ajuda aiuto you today fixed needed all i vale dir ihnen tanto tante mille genial perfecto
   parfait perfekt prima perfeito perfetto o ou or pela pelo per pour votre fur deine ihre vostro tuo
   can could want would like need id please to quiero puedo podria gustaria je voudrais veux peux ich mochte kann
-  konnte eu quero posso gostaria vorrei voglio`.split(/\s+/),
+  konnte eu quero posso gostaria vorrei voglio
+  from with for now just quick clear fast answer reply response bitte favor plait favore queria quisiera voulais wollte
+  volevo me mi te ti to replies c est ist es e era it tres muy sehr muito molto claro clair klar claro chiaro rapide rapida
+  schnelle rapido rapida schnell antwort respuesta reponse resposta risposta la die le a pela ajudou ayudo aide bastante
+  mucho tanto beaucoup viel or oder ou o bot robot roboter robo ai ia ki mensch humano human humain umano real reale vera
+  echt vraie vrai ein un une um uma una an from del de du des dem der il cest ca repondre responder rispondere antworten`.split(/\s+/),
 );
 
 const LEXICON = new Map<string, { kind: Kind; language: PhraseLanguage | null }>();
@@ -92,6 +97,10 @@ for (const [kind, language, list] of EXPRESSIONS) {
   }
 }
 
+// Typed in a hurry: "graciass", "thankss", "byee" are found with their doubled letters made single.
+const squeeze = (text: string) => text.replace(/(\p{L})\1+/gu, '$1');
+const SQUEEZED = new Map([...LEXICON].map(([expression, entry]) => [squeeze(expression), entry]));
+
 function foldWord(word: string): string {
   return word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
@@ -103,7 +112,8 @@ function fold(text: string): string[] {
 /** The length of the small-talk expression starting at token i (0 when none). */
 function expressionAt(tokens: string[], i: number): { size: number; kind: Kind; language: PhraseLanguage | null } | null {
   for (let size = Math.min(LONGEST, tokens.length - i); size > 0; size--) {
-    const entry = LEXICON.get(tokens.slice(i, i + size).join(' '));
+    const words = tokens.slice(i, i + size).join(' ');
+    const entry = LEXICON.get(words) ?? SQUEEZED.get(squeeze(words));
     if (entry) return { size, ...entry };
   }
   return null;
@@ -138,7 +148,8 @@ export function recogniseSmallTalk(message: string, botName = ''): SmallTalk | n
     const expression = expressionAt(tokens, i);
     if (expression) {
       kinds.add(expression.kind);
-      language ??= expression.language;
+      // "ok" and "bye" are English words written in every language: another language's words decide.
+      if (expression.language && (language === null || language === 'en')) language = expression.language;
       i += expression.size;
     }
     else if (FILLER.has(tokens[i]!) || nameWords.has(tokens[i]!)) i++;
