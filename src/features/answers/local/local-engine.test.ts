@@ -305,6 +305,15 @@ describe('parley-local answers', () => {
     assert.equal(answer.text, 'A guest can visit 3 times a month.');
   });
 
+  test('a German question for opening hours is read through its compound and "aufhaben"', async () => {
+    const hours = [
+      { sourceTitle: 'Werkstatt', sourceUrl: '', heading: 'Werkstatt > Öffnungszeiten', text: '| Tag | Geöffnet |\n|---|---|\n| Montag bis Freitag | 9:00–18:00 Uhr |\n| Samstag | 9:30–14:00 Uhr |\n| Sonntag | geschlossen |' },
+      { sourceTitle: 'Verleih', sourceUrl: '', heading: 'Verleih > Ausweis', text: 'Haben Sie einen Ausweis dabei, leihen wir Ihnen das Rad sofort aus.' },
+    ];
+    const answer = await ask('Habt ihr am Samstagvormittag auf?', { knowledge: hours });
+    assert.match(answer.text, /Samstag — Geöffnet: 9:30–14:00 Uhr/);
+  });
+
   test('a German question for a duration quotes the sentence that holds one', async () => {
     const workshop = [
       {

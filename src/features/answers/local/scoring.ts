@@ -412,7 +412,7 @@ const QUESTION_KINDS = {
   number:
     /\bhow many\b|\bnumber of\b|\bminimum\b|\bmaximum\b|m[áa]xim[oa]|m[íi]nim[oa]|\bmaximal\b|\bmindestens\b|\bhöchstens\b|massim[oa]|\b(?:which|what) (?:version|year|size)\b|cu[áa]ntos|cu[áa]ntas|combien de|wie viele|quant[oa]s|quanti|quante|\b(?:edad|alter|idade)\b|(?:^|[\s'’])(?:âge|età)/,
   time:
-    /\bwhen\b|\bwhat time\b|\bhours\b|\bopen\b|cu[áa]ndo|a qu[ée] hora|\bhorarios?\b|\babr[ei]n\b|\babiertos?\b|\bquand\b|quelle heure|\bhoraires?\b|\bouverts?\b|\bwann\b|\bum wie ?viel uhr\b|[öo]ffnungszeiten|\bge[öo]ffnet\b|\boffen\b|\bquando\b|que horas|\bhor[áa]rios?\b|\babertos?\b|\babrem\b|che ora|\borari\b|\bapert[oi]\b/,
+    /\bwhen\b|\bwhat time\b|\bhours\b|\bopen\b|cu[áa]ndo|a qu[ée] hora|\bhorarios?\b|\babr[ei]n\b|\babiertos?\b|\bquand\b|quelle heure|\bhoraires?\b|\bouverts?\b|\bwann\b|\bum wie ?viel uhr\b|[öo]ffnungszeiten|\bge[öo]ffnet\b|\boffen\b|\b(?:habt|haben|hat)\b[^?]*\bauf\s*\??$|\bquando\b|que horas|\bhor[áa]rios?\b|\babertos?\b|\babrem\b|che ora|\borari\b|\bapert[oi]\b/,
   person: /\bwho (?:founded|started|created|owns|runs|leads|is|are|was|were)\b|\bqui[ée]n(?:es)?\b|\bqui est\b|\bwer\b|\bquem\b|\bchi\b/,
   place: /\bwhere\b|d[óo]nde|direcci[óo]n|\bo[ùu] (?:est|se|sont|trouve)|\badresse\b|\bwo\b|\bwohin\b|\bonde\b|endere[çc]o|\bdove\b|indirizzo/,
   reason: /\bwhy\b|por qu[ée]|pourquoi|\bwarum\b|\bwieso\b|por que|perch[ée]/,

@@ -41,7 +41,7 @@ const STOP_WORDS = new Set(
   le les un une des du de et ou en dans par pour avec sans que qui quoi comment quand où est sont mon ma mes
   ton ta votre vos son sa ses je tu il elle nous vous ils elles ce cette ces puis peut pas ne plus
   der die das ein eine einen einem einer und oder in im mit ohne für von zu zum zur ist sind wie was wann wo
-  ich du er sie es wir ihr mein meine dein kann können nicht auch
+  ich du er sie es wir ihr mein meine dein kann können nicht auch auf habt haben
   o a os as um uma de do da dos das e ou em no na nos nas por para com sem que como quando onde é são meu
   minha posso pode não mais
   il lo la i gli le un uno una di del della e o in nel nella per con senza che come quando dove è sono mio
@@ -84,6 +84,8 @@ const PHRASES: [RegExp, string][] = [
   [/\bhow (?:long|many|quickly|fast|soon|often)\b/g, ' '],
   [/\b(\d+)\s*percent\s+off\b/g, ' $1 percent discount '],
   [/\bin stock\b/g, ' stock '],
+  // German runs a weekday and a part of the day together ("Mittwochnachmittag"): two words here.
+  [/\b(montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)(vormittag|nachmittag|mittag|abend|morgen|nacht)(s)?\b/g, ' $1 $2$3 '],
 ];
 
 // Upper-case abbreviations, read before lower-casing ("US" is not "us").
