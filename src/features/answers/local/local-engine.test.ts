@@ -7,6 +7,7 @@ import { languageOfTag } from './language.ts';
 import { splitSentences } from './sentences.ts';
 import { expectedKind } from './scoring.ts';
 import { searchWords, termOf } from './text.ts';
+import { isFollowUp } from './query.ts';
 
 /** A tiny term-overlap retriever: enough to unit-test the engine (real retrieval is tested with knowledge). */
 function stubRetriever(passages: Omit<RetrievedPassage, 'score' | 'passageId' | 'sourceId'>[]): Retriever & { queries: string[] } {
@@ -197,6 +198,15 @@ describe('parley-local answers', () => {
     const answer = await ask('How long does expedited delivery take and what does standard shipping cost?');
     assert.match(answer.text, /Expedited delivery takes 2 to 3 business days/);
     assert.match(answer.text, /Standard shipping costs \$7\.95/);
+  });
+
+  test('a question that opens with "and" is a follow-up up to fourteen words', () => {
+    const history = [
+      { role: 'user' as const, content: 'How much is a hygiene cleaning?' },
+      { role: 'assistant' as const, content: 'A hygiene cleaning is $110.' },
+    ];
+    assert.equal(isFollowUp('And if I get my check-up done at the same time?', history), true);
+    assert.equal(isFollowUp('And one more thing: what is the address of the clinic where you do the implants for new patients?', history), false);
   });
 
   test("a follow-up's own words outweigh the longer question it follows", async () => {

@@ -31,7 +31,7 @@ export function isFollowUp(question: string, history: ChatTurn[]): boolean {
   const count = words(question).length;
   const content = contentTerms(question).length;
   if (content === 0) return true;
-  if (FOLLOW_UP_START.test(question.trim())) return count <= 10;
+  if (FOLLOW_UP_START.test(question.trim())) return count <= 14;
   if (ANAPHORA.test(question) && count <= 8) return true;
   return content <= 1 && count <= 6;
 }
