@@ -346,6 +346,9 @@ describe('parley-local helpers', () => {
     assert.notEqual(termOf('kind'), termOf('kinder'));
     // Full-text search widens a word with its own language's synonyms, not the English ones.
     assert.deepEqual(searchWords('tarifa'), ['tarifa', 'precio', 'coste', 'costo']);
+    // "What" and "must" carry no topic in any of the six.
+    assert.deepEqual(searchWords('Cosa devo portare?'), ['portare']);
+    assert.deepEqual(searchWords('Que dois-je apporter ?'), ['apporter']);
   });
 
   test('the kind of value a question asks for is read in all six languages', () => {

@@ -45,7 +45,8 @@ const STOP_WORDS = new Set(
   o a os as um uma de do da dos das e ou em no na nos nas por para com sem que como quando onde é são meu
   minha posso pode não mais
   il lo la i gli le un uno una di del della e o in nel nella per con senza che come quando dove è sono mio
-  mia posso può non più`.split(/\s+/),
+  mia posso può non più
+  debo debe deben dois doit doivent faut muss musst müssen devo deve devem devi devono dobbiamo cosa`.split(/\s+/),
 );
 
 // Spelling variants, irregular forms and number words folded before stemming.
