@@ -4,7 +4,7 @@ import type { AnswerBot, AnswerRequest, RetrievedPassage, Retriever } from '../a
 import { createLocalEngine } from './local-engine.ts';
 import { PHRASES } from './phrases.ts';
 import { languageOfTag } from './language.ts';
-import { splitSentences } from './sentences.ts';
+import { splitSentences, splitUnits } from './sentences.ts';
 import { expectedKind } from './scoring.ts';
 import { searchWords, termOf } from './text.ts';
 import { isFollowUp } from './query.ts';
@@ -395,6 +395,13 @@ describe('parley-local helpers', () => {
       'Open 7 a.m. to 7 p.m. Pacific time.',
       'Version 4.2 fixes it!',
       'Call us.',
+    ]);
+    // A sentence wrapped over lines (PDF text) is one; a line that starts anew is not joined.
+    const wrapped = 'The owner may export data at any time in CSV and JSON formats, including tasks,\ncomments and attachments.\nMonday: 9:00–17:00\nTuesday: closed';
+    assert.deepEqual(splitUnits(wrapped).map((u) => u.text), [
+      'The owner may export data at any time in CSV and JSON formats, including tasks, comments and attachments.',
+      'Monday: 9:00–17:00',
+      'Tuesday: closed',
     ]);
     // An abbreviation in bold or italics is still one.
     assert.deepEqual(splitSentences('**Dr. Henrik Solberg**: Oral surgeon. Sees patients on Tuesdays.'), ['**Dr. Henrik Solberg**: Oral surgeon.', 'Sees patients on Tuesdays.']);

@@ -24,8 +24,7 @@ export function splitUnits(text: string): TextUnit[] {
   const units: TextUnit[] = [];
   let localHeading = '';
   let tableHeader: string[] | null = null;
-  for (const rawLine of text.split(/\r?\n/)) {
-    const line = rawLine.trim();
+  for (const line of logicalLines(text)) {
     if (!line) {
       tableHeader = null;
       continue;
@@ -52,6 +51,27 @@ export function splitUnits(text: string): TextUnit[] {
     splitSentences(body).forEach((sentence, i) => units.push({ text: sentence, listItem: Boolean(marker), localHeading, itemOffset: marker ? i : 0 }));
   }
   return units;
+}
+
+// A line that goes on with a small letter continues a sentence the line before left open.
+const CONTINUES = /^\p{Ll}/u;
+const CLOSED = /[.!?:;|]["'”’)*_]*$/;
+
+/**
+ * The text's lines, trimmed, with a sentence wrapped over several lines (PDF text, a plain-text
+ * email) joined back into one: "…in CSV and JSON formats, including projects, tasks," and "comments
+ * and attachments." are one sentence.
+ */
+function logicalLines(text: string): string[] {
+  const lines: string[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    const previous = lines.at(-1);
+    if (line && previous && CONTINUES.test(line) && !CLOSED.test(previous) && !HEADING.test(previous) && !previous.startsWith('|')) {
+      lines[lines.length - 1] = `${previous} ${line}`;
+    } else lines.push(line);
+  }
+  return lines;
 }
 
 function tableCells(line: string): string[] {
