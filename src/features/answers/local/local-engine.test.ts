@@ -8,6 +8,7 @@ import { splitSentences, splitUnits } from './sentences.ts';
 import { expectedKind } from './scoring.ts';
 import { searchWords, termOf } from './text.ts';
 import { isFollowUp } from './query.ts';
+import { recogniseSmallTalk } from './small-talk.ts';
 
 /** A tiny term-overlap retriever: enough to unit-test the engine (real retrieval is tested with knowledge). */
 function stubRetriever(passages: Omit<RetrievedPassage, 'score' | 'passageId' | 'sourceId'>[]): Retriever & { queries: string[] } {
@@ -184,6 +185,8 @@ describe('parley-local answers', () => {
     }
     const question = await ask('ok, and what does standard shipping cost?');
     assert.match(question.text, /Standard shipping costs \$7\.95/);
+    // "For one person?" counts guests; it does not ask for a person.
+    for (const message of ['Pour une personne ?', 'Per una persona?', 'For a person?']) assert.equal(recogniseSmallTalk(message), null, message);
     const wrapped = await ask('Thanks so much, and what does expedited delivery cost?');
     assert.match(wrapped.text, /Expedited delivery takes 2 to 3 business days and costs \$19\.95\./);
   });
