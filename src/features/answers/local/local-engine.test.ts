@@ -327,6 +327,17 @@ describe('parley-local answers', () => {
     assert.match(answer.text, /Samstag — Geöffnet: 9:30–14:00 Uhr/);
   });
 
+  test('everyday words meet what help centres call things ("pay with my phone", "leave my car", "don’t show up")', async () => {
+    const clinic = [
+      { sourceTitle: 'Payment', sourceUrl: '', heading: 'Payment > Methods', text: 'We accept cash and all major cards. Apple Pay and Google Pay work at reception.' },
+      { sourceTitle: 'Visit', sourceUrl: '', heading: 'Visit > Getting here', text: 'Park in the Mercer Lane garage behind the building. Bus 12 stops at the door.' },
+      { sourceTitle: 'Policy', sourceUrl: '', heading: 'Policy > Missed visits', text: 'A no-show fee of $75 is charged for missed appointments. Reminders go out a day before.' },
+    ];
+    assert.match((await ask('Can I pay with my phone?', { knowledge: clinic })).text, /Apple Pay and Google Pay/);
+    assert.match((await ask('Where should I leave my car?', { knowledge: clinic })).text, /Mercer Lane garage/);
+    assert.match((await ask("What if I just don't show up?", { knowledge: clinic })).text, /no-show fee of \$75/);
+  });
+
   test('a German question for a duration quotes the sentence that holds one', async () => {
     const workshop = [
       {

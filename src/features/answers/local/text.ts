@@ -85,6 +85,11 @@ const PHRASES: [RegExp, string][] = [
   [/\bhow (?:long|many|quickly|fast|soon|often)\b/g, ' '],
   [/\b(\d+)\s*percent\s+off\b/g, ' $1 percent discount '],
   [/\bin stock\b/g, ' stock '],
+  // Everyday words for what help centres name otherwise.
+  [/\b(?:(?:do|did|does|would|could)(?: not|n't)?|not|never)\s+(?:show|turn)(?:ing)?\s+up\b|\bno[\s-]shows?\b/g, ' noshow '],
+  [/\bpay(?:ing)?\s+(?:with|by|using|on)\s+(?:my\s+|a\s+|your\s+|the\s+)?(?:phone|mobile|smartphone|watch)\b|\b(?:apple|google|samsung)\s+pay\b|\bmobile wallets?\b/g, ' mobilepay '],
+  [/\b(?:leave|put|park)\s+(?:my|the|our|your)\s+(?:car|vehicle)\b/g, ' park '],
+  [/\b(?:dec(?:ember)?\.?\s+25(?:th)?|25(?:th)?\s+(?:of\s+)?dec(?:ember)?)\b|\bchristmas day\b|\bxmas\b/g, ' christmas '],
   // German runs a weekday and a part of the day together ("Mittwochnachmittag"): two words here.
   [/\b(montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)(vormittag|nachmittag|mittag|abend|morgen|nacht)(s)?\b/g, ' $1 $2$3 '],
 ];
@@ -284,6 +289,8 @@ const SURFACE: Record<string, string[]> = {
   signout: ['sign', 'logout'],
   signup: ['sign', 'signup', 'register'],
   twostep: ['step', 'verification', 'factor'],
+  noshow: ['show', 'missed'],
+  mobilepay: ['apple', 'google', 'pay'],
   '%': ['percent'],
 };
 const EXPANSIONS_PER_WORD = 3;
