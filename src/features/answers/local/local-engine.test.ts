@@ -336,6 +336,14 @@ describe('parley-local answers', () => {
     assert.match((await ask('Can I pay with my phone?', { knowledge: clinic })).text, /Apple Pay and Google Pay/);
     assert.match((await ask('Where should I leave my car?', { knowledge: clinic })).text, /Mercer Lane garage/);
     assert.match((await ask("What if I just don't show up?", { knowledge: clinic })).text, /no-show fee of \$75/);
+    const shop = [
+      { sourceTitle: 'Rewards', sourceUrl: '', heading: 'Rewards > Points', text: 'Points expire 12 months after you earn them. Members earn 1 point per dollar.' },
+      { sourceTitle: 'Financing', sourceUrl: '', heading: 'Financing', text: 'Orders over $500 can be paid in 12 interest-free installments.' },
+      { sourceTitle: 'Kids', sourceUrl: '', heading: 'Kids', text: 'A child under 14 must be with an adult at all times.' },
+    ];
+    assert.match((await ask('Do my points ever go away?', { knowledge: shop })).text, /Points expire 12 months/);
+    assert.match((await ask('Can I split it into monthly chunks?', { knowledge: shop })).text, /12 interest-free installments/);
+    assert.match((await ask('Can my 12-year-old come along?', { knowledge: shop })).text, /A child under 14/);
   });
 
   test('a German question for a duration quotes the sentence that holds one', async () => {
