@@ -228,6 +228,9 @@ function report(part: Part, outcomes: Outcome[]): string[] {
   return out;
 }
 
+/** The bot the probes below write to: one that mirrors the visitor's language, on its first message. */
+const PROBE_BOT: AnswerBot = { id: 'probe', name: 'Probe', welcome_message: '', selected_model: 'parley-local', system_instructions: '', response_language: '', strict_mode: true, lead_capture_enabled: false };
+
 /**
  * The language rule on short messages (eval/language-probes.json): how many would be answered in a
  * language the visitor did not use, with the knowledge in the message's language and with no hint.
@@ -236,10 +239,8 @@ function languageProbeReport(): string {
   const probes = JSON.parse(fs.readFileSync(new URL('./language-probes.json', import.meta.url), 'utf8')) as Record<'tuning' | 'measured', [PhraseLanguage, string][]>;
   const out = ['Short messages answered in a language not used (eval/language-probes.json)'];
   for (const set of ['tuning', 'measured'] as const) {
-    // The engine's own choice for a first message to a bot that mirrors the visitor.
-    const bot = { id: 'probe', name: 'Probe', welcome_message: '', selected_model: 'parley-local', system_instructions: '', response_language: '', strict_mode: true, lead_capture_enabled: false };
     const wrong = (hint: (language: PhraseLanguage) => PhraseLanguage | null) =>
-      probes[set].filter(([language, question]) => chooseLanguage({ bot, question, history: [] }, undefined, hint(language)) !== language).length;
+      probes[set].filter(([language, question]) => chooseLanguage({ bot: PROBE_BOT, question, history: [] }, undefined, hint(language)) !== language).length;
     out.push(`  ${set.padEnd(9)} knowledge in their language ${wrong((l) => l)}/${probes[set].length}, no hint ${wrong(() => null)}/${probes[set].length}`);
   }
   return out.join('\n');
@@ -252,15 +253,14 @@ function languageProbeReport(): string {
  */
 function smallTalkProbeReport(): string {
   const probes = JSON.parse(fs.readFileSync(new URL('./smalltalk-probes.json', import.meta.url), 'utf8')) as Record<'tuning' | 'measured', [PhraseLanguage, SmallTalk['kind'] | 'question', string][]>;
-  const bot = { id: 'probe', name: 'Probe', welcome_message: '', selected_model: 'parley-local', system_instructions: '', response_language: '', strict_mode: true, lead_capture_enabled: false };
   const out = ['Small talk told right (eval/smalltalk-probes.json)'];
   for (const set of ['tuning', 'measured'] as const) {
     let right = 0;
     let wrongLanguage = 0;
     for (const [language, kind, message] of probes[set]) {
-      const smallTalk = recogniseSmallTalk(message, bot.name);
+      const smallTalk = recogniseSmallTalk(message, PROBE_BOT.name);
       if ((smallTalk?.kind ?? 'question') === kind) right++;
-      if (smallTalk && chooseLanguage({ bot, question: message, history: [] }, smallTalk.language ?? undefined) !== language) wrongLanguage++;
+      if (smallTalk && chooseLanguage({ bot: PROBE_BOT, question: message, history: [] }, smallTalk.language ?? undefined) !== language) wrongLanguage++;
     }
     out.push(`  ${set.padEnd(9)} ${right}/${probes[set].length} told right, ${wrongLanguage} replies in a language not used`);
   }
