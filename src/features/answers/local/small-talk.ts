@@ -73,18 +73,17 @@ const EXPRESSIONS: [Kind, PhraseLanguage | null, string[]][] = [
 
 // Words that may surround small talk without making it a question.
 const FILLER = new Set(
-  `there everyone all team folks guys friend bot again so much very lot a lots great good perfect awesome cool nice ok okay
-  that helps helped helpful was is it that s this the for your help all right alright fine oh ah well thats really
-  super brilliant excellent wonderful amazing sir madam mate buddy y e et und and muito molto mucho beaucoup tout todo
-  por su sua la ayuda aide hilfe ajuda aiuto you today fixed needed all i vale dir ihnen tanto tante mille genial perfecto
-  parfait perfekt prima perfeito perfetto o ou or pela pelo per pour votre fur deine ihre vostro tuo
-  can could want would like need id please to quiero puedo podria gustaria je voudrais veux peux ich mochte kann
-  konnte eu quero posso gostaria vorrei voglio
-  from with for now just quick clear fast answer reply response bitte favor plait favore queria quisiera voulais wollte
-  volevo me mi te ti to replies c est ist es e era it tres muy sehr muito molto claro clair klar claro chiaro rapide rapida
-  schnelle rapido rapida schnell antwort respuesta reponse resposta risposta la die le a pela ajudou ayudo aide bastante
-  mucho tanto beaucoup viel or oder ou o bot robot roboter robo ai ia ki mensch humano human humain umano real reale vera
-  echt vraie vrai ein un une um uma una an from del de du des dem der il cest ca repondre responder rispondere antworten`.split(/\s+/),
+  `there everyone all team folks guys friend bot again so much very lot a lots great good perfect awesome cool nice ok
+  okay that helps helped helpful was is it s this the for your help right alright fine oh ah well thats really super
+  brilliant excellent wonderful amazing sir madam mate buddy y e et und and muito molto mucho beaucoup tout todo por su
+  sua la ayuda aide hilfe ajuda aiuto you today fixed needed i vale dir ihnen tanto tante mille genial perfecto parfait
+  perfekt prima perfeito perfetto o ou or pela pelo per pour votre fur deine ihre vostro tuo can could want would like
+  need id please to quiero puedo podria gustaria je voudrais veux peux ich mochte kann konnte eu quero posso gostaria
+  vorrei voglio from with now just quick clear fast answer reply response bitte favor plait favore queria quisiera
+  voulais wollte volevo me mi te ti replies c est ist es era tres muy sehr claro clair klar chiaro rapide rapida
+  schnelle rapido schnell antwort respuesta reponse resposta risposta die le ajudou ayudo bastante viel oder robot
+  roboter robo ai ia ki mensch humano human humain umano real reale vera echt vraie vrai ein un une um uma una an del de
+  du des dem der il cest ca repondre responder rispondere antworten`.split(/\s+/),
 );
 
 const LEXICON = new Map<string, { kind: Kind; language: PhraseLanguage | null }>();
