@@ -6,7 +6,7 @@ import { PHRASES } from './phrases.ts';
 import { languageOfTag } from './language.ts';
 import { splitSentences, splitUnits } from './sentences.ts';
 import { expectedKind } from './scoring.ts';
-import { searchWords, termOf } from './text.ts';
+import { contentTerms, searchWords, termOf } from './text.ts';
 import { isFollowUp } from './query.ts';
 import { recogniseSmallTalk } from './small-talk.ts';
 
@@ -336,6 +336,10 @@ describe('parley-local answers', () => {
     assert.match((await ask('Can I pay with my phone?', { knowledge: clinic })).text, /Apple Pay and Google Pay/);
     assert.match((await ask('Where should I leave my car?', { knowledge: clinic })).text, /Mercer Lane garage/);
     assert.match((await ask("What if I just don't show up?", { knowledge: clinic })).text, /no-show fee of \$75/);
+    // Showing up, or a shop down the street, is no no-show and no outage.
+    assert.ok(!contentTerms('I did show up on time').includes(termOf('noshow')));
+    assert.ok(!contentTerms('The shop is down the street').includes(termOf('outage')));
+    assert.ok(contentTerms('What if the app goes down?').includes(termOf('outage')));
     const shop = [
       { sourceTitle: 'Rewards', sourceUrl: '', heading: 'Rewards > Points', text: 'Points expire 12 months after you earn them. Members earn 1 point per dollar.' },
       { sourceTitle: 'Financing', sourceUrl: '', heading: 'Financing', text: 'Orders over $500 can be paid in 12 interest-free installments.' },

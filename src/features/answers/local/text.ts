@@ -86,14 +86,16 @@ const PHRASES: [RegExp, string][] = [
   [/\b(\d+)\s*percent\s+off\b/g, ' $1 percent discount '],
   [/\bin stock\b/g, ' stock '],
   // Everyday words for what help centres name otherwise.
-  [/\b(?:(?:do|did|does|would|could)(?: not|n't)?|not|never)\s+(?:show|turn)(?:ing)?\s+up\b|\bno[\s-]shows?\b/g, ' noshow '],
+  // ("don't" is "do not" by now.)
+  [/\b(?:not|never)\s+(?:show|turn)(?:s|ed|ing)?\s+up\b|\bno[\s-]shows?\b/g, ' noshow '],
   [/\bpay(?:ing)?\s+(?:with|by|using|on)\s+(?:my\s+|a\s+|your\s+|the\s+)?(?:phone|mobile|smartphone|watch)\b|\b(?:apple|google|samsung)\s+pay\b|\bmobile wallets?\b/g, ' mobilepay '],
   [/\b(?:leave|put|park)\s+(?:my|the|our|your)\s+(?:car|vehicle)\b/g, ' park '],
   [/\b(?:dec(?:ember)?\.?\s+25(?:th)?|25(?:th)?\s+(?:of\s+)?dec(?:ember)?)\b|\bchristmas day\b|\bxmas\b/g, ' christmas '],
   [/\b(?:split|spread|break)\s+(?:(?:it|this|that|the\s+\p{L}+)\s+)?(?:up\s+)?(?:into|over|across)\s+(?:\p{L}+\s+)?(?:chunks|payments|installments|instalments|months|parts)\b|\bpayment plans?\b|\bpay (?:it )?(?:off )?monthly\b/gu, ' installment '],
   [/\b(?:my|our|a|an)\s+\d{1,2}[\s-]?(?:year|yr)[\s-]?olds?\b/g, ' child '],
   [/\b(?:go|goes|going|went)\s+away\b|\bdisappears?\b|\bvanish(?:es)?\b|\blapses?\b/g, ' expire '],
-  [/\b(?:goes|go|went|is|are|was)\s+down\b/g, ' outage '],
+  // A service that "goes down", not a shop "down the street".
+  [/\b(?:goes|go|went|is|are|was)\s+down\b(?!\s+(?:the|a|to|from|by|at)\b)/g, ' outage '],
   // German runs a weekday and a part of the day together ("Mittwochnachmittag"): two words here.
   [/\b(montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)(vormittag|nachmittag|mittag|abend|morgen|nacht)(s)?\b/g, ' $1 $2$3 '],
 ];
