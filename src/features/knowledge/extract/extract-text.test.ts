@@ -83,6 +83,46 @@ describe('extractText: HTML pages', () => {
     assertAbsent(result.text, ['CART_SCRIPT_MARKER', 'Basket (0)', 'poursuivant votre navigation']);
   });
 
+  it('keeps the answers an FAQ page ships collapsed, each under its question, and still drops hidden chrome', async () => {
+    const { text } = await extractText({ body: fixture('faq-accordion.html'), contentType: 'text/html' });
+    // Accordion panels hidden by `hidden`, `aria-hidden` or `display: none`, each after the button or heading that opens it.
+    assert.match(text, /### How long does delivery take\?\n\nOrders placed before 1 pm ship the same day\./);
+    assert.match(text, /\*\*Can I change my order after placing it\?\*\*\n\nYes, until it is packed/);
+    assert.match(text, /### Do you deliver to the islands\?\n\nWe deliver to the islands for a flat fee of £9\.50\./);
+    // <details>, a Bootstrap collapse, a <dt> question and a paragraph all in bold read as an FAQ's question line.
+    assert.match(text, /\*\*Are your flours organic\?\*\*\n\nAll our stoneground flours/);
+    assert.match(text, /\*\*How should I store sourdough starter\?\*\*\n\nKeep it in the fridge/);
+    assert.match(text, /\*\*Do you sell gift cards\?\*\*\n\nYes, from £10 to £100/);
+    assert.match(text, /\*\*Can I collect my order\?\*\*\n\nYes, from the mill shop/);
+    // Tab panels, the hidden one too, under their tab's name; short definition pairs on one line each.
+    assert.match(text, /\*\*Mill shop\*\*\n\n- Monday to Friday: 8 am – 5 pm\n- Saturday: 9 am – 1 pm/);
+    assert.match(text, /\*\*Café\*\*\n\n- Every day: 7 am – 3 pm/);
+    // Bold inside a sentence stays plain text.
+    assertPresent(text, ['We love hearing from bakers.']);
+    assertAbsent(text, ['Menu', 'Shop all flours', 'We use cookies', 'Join our list', 'PROMO_MARKER', 'FOOTER_MARKER', 'SCRIPT_MARKER', 'Skip to content', 'Accept', 'My account', 'Order history']);
+  });
+
+  it('adds the FAQ entries a page declares as JSON-LD when its visible text lacks them', async () => {
+    const jsonLd = {
+      '@context': 'https://schema.org',
+      '@graph': [
+        { '@type': 'Organization', name: 'Tandem' },
+        {
+          '@type': 'FAQPage',
+          mainEntity: [
+            { '@type': 'Question', name: 'Do you ship abroad?', acceptedAnswer: { '@type': 'Answer', text: '<p>Yes, to <b>12 countries</b> in Europe.</p>' } },
+            { '@type': 'Question', name: 'Where is the mill?', acceptedAnswer: { '@type': 'Answer', text: 'On Weir Lane, Tolworth, next to the river.' } },
+          ],
+        },
+      ],
+    };
+    const html = `<html><head><title>FAQ</title><script type="application/ld+json">${JSON.stringify(jsonLd)}</script><script type="application/ld+json">{not json</script></head>
+      <body><main><h1>FAQ</h1><div id="faq-app"></div><h2>Where is the mill?</h2><p>On Weir Lane, Tolworth, next to the river.</p></main></body></html>`;
+    const { text } = await extractText({ body: Buffer.from(html), contentType: 'text/html' });
+    assert.match(text, /\*\*Do you ship abroad\?\*\*\n\nYes, to 12 countries in Europe\./);
+    assert.equal(text.split('On Weir Lane').length, 2, `the visible answer is not added twice:\n${text}`);
+  });
+
   it('sniffs HTML from the bytes when the type is missing or generic', async () => {
     const result = await extractText({ body: Buffer.from('<!doctype html><title>Hours</title><p>We open at <b>9:00</b>.</p>'), contentType: 'application/octet-stream' });
     assert.equal(result.format, 'html');

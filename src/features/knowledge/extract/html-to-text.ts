@@ -140,6 +140,13 @@ function walk(node: DomNode, out: BlockWriter, context: Context): void {
       out.raw(' | ');
       walkChildren(node, out, { ...context, inCell: true });
       return;
+    case 'DL':
+      writeDefinitionList(node, out, context);
+      return;
+  }
+  if (name === 'SUMMARY' || (BLOCKS.has(name) && isBoldOnly(node))) {
+    writeBoldLine(textOf(node), out);
+    return;
   }
   if (BLOCKS.has(name)) {
     out.flush();
@@ -148,6 +155,81 @@ function walk(node: DomNode, out: BlockWriter, context: Context): void {
     return;
   }
   walkChildren(node, out, context);
+}
+
+/**
+ * A line in bold on its own: how an FAQ page's question or a collapsed section's title reads
+ * ("**Can I return an item?**"), the same as in a Markdown source.
+ */
+function writeBoldLine(text: string, out: BlockWriter): void {
+  const line = text.replace(/\s+/g, ' ').trim();
+  out.flush();
+  if (line) out.text(`**${line}**`);
+  out.flush();
+}
+
+// A term whose definitions run longer than this is a title over paragraphs, not a "term: value" pair.
+const SHORT_DEFINITION = 120;
+
+/**
+ * A definition list: short pairs ("Monday" / "9 am – 6 pm") become one item line each, "Monday:
+ * 9 am – 6 pm"; a question or a term over long definitions becomes a bold line above them.
+ */
+function writeDefinitionList(list: DomNode, out: BlockWriter, context: Context): void {
+  const entries: { term: DomNode | null; definitions: DomNode[] }[] = [];
+  const visit = (node: DomNode) => {
+    for (const child of Array.from(node.childNodes)) {
+      const name = child.nodeType === ELEMENT_NODE ? child.nodeName.toUpperCase() : '';
+      if (name === 'DT') entries.push({ term: child, definitions: [] });
+      else if (name === 'DD') {
+        if (entries.length === 0) entries.push({ term: null, definitions: [] });
+        entries.at(-1)!.definitions.push(child);
+      } else if (name === 'DIV') visit(child); // HTML allows each pair wrapped in a <div>
+    }
+  };
+  visit(list);
+  out.flush();
+  for (const { term, definitions } of entries) {
+    const termText = term ? textOf(term).replace(/\s+/g, ' ').trim() : '';
+    const definitionTexts = definitions.map((d) => textOf(d).replace(/\s+/g, ' ').trim()).filter(Boolean);
+    const pair = termText && !/\?$/.test(termText) && definitionTexts.length > 0 && definitionTexts.every((d) => d.length <= SHORT_DEFINITION) && !definitions.some(hasBlockChild);
+    if (pair) {
+      out.flush('item', `${'  '.repeat(context.listDepth)}- `);
+      out.text(`${termText}: ${definitionTexts.join('; ')}`);
+      out.flush();
+      continue;
+    }
+    if (termText) writeBoldLine(termText, out);
+    for (const definition of definitions) {
+      out.flush();
+      walkChildren(definition, out, context);
+      out.flush();
+    }
+  }
+}
+
+function hasBlockChild(node: DomNode): boolean {
+  return Array.from(node.childNodes).some((child) => child.nodeType === ELEMENT_NODE && (BLOCKS.has(child.nodeName.toUpperCase()) || child.nodeName.toUpperCase() === 'LI'));
+}
+
+/** True when every word of a block sits inside <strong> or <b>, and it holds no other block. */
+function isBoldOnly(node: DomNode): boolean {
+  let bold = false;
+  const check = (current: DomNode, inBold: boolean): boolean => {
+    for (const child of Array.from(current.childNodes)) {
+      if (child.nodeType === TEXT_NODE) {
+        if (!(child.nodeValue ?? '').trim()) continue;
+        if (!inBold) return false;
+        bold = true;
+      } else if (child.nodeType === ELEMENT_NODE) {
+        const name = child.nodeName.toUpperCase();
+        if (BLOCKS.has(name) || name === 'LI' || name === 'BR' || HEADINGS[name] !== undefined || SKIPPED.has(name)) return false;
+        if (!check(child, inBold || name === 'STRONG' || name === 'B')) return false;
+      }
+    }
+    return true;
+  };
+  return check(node, false) && bold;
 }
 
 function walkChildren(node: DomNode, out: BlockWriter, context: Context): void {
