@@ -432,4 +432,9 @@ describe('parley-local helpers', () => {
     // An abbreviation in bold or italics is still one.
     assert.deepEqual(splitSentences('**Dr. Henrik Solberg**: Oral surgeon. Sees patients on Tuesdays.'), ['**Dr. Henrik Solberg**: Oral surgeon.', 'Sees patients on Tuesdays.']);
   });
+
+  test('a table row is read with its column names, a value the same in every column said once', () => {
+    const table = '| Service | Small | Large |\n| --- | --- | --- |\n| Full groom | $65 | $98 |\n| Nail trim | $15 | $15 |\n\n| | |\n| --- | --- |\n| Sunday | Closed |';
+    assert.deepEqual(splitUnits(table).map((u) => u.text), ['Service: Full groom — Small: $65; Large: $98', 'Service: Nail trim — $15', 'Sunday — Closed']);
+  });
 });

@@ -85,6 +85,8 @@ function tableCells(line: string): string[] {
 /** A row as "First cell — Header: value; Header: value", so each value keeps its meaning. */
 function tableRow(header: string[], cells: string[]): string {
   const [first = '', ...rest] = cells;
+  // One value across every column (a cell spanning them all, "$15" for every size) is said once.
+  if (rest.length > 1 && rest[0] && rest.every((cell) => cell === rest[0])) return `${header[0] ? `${header[0]}: ${first}` : first} — ${rest[0]}`;
   const pairs = rest.map((cell, i) => (header[i + 1] ? `${header[i + 1]}: ${cell}` : cell)).filter((p) => p.trim() !== '');
   const lead = header[0] ? `${header[0]}: ${first}` : first;
   return pairs.length ? `${lead} — ${pairs.join('; ')}` : lead;

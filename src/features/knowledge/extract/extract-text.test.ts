@@ -123,6 +123,23 @@ describe('extractText: HTML pages', () => {
     assert.equal(text.split('On Weir Lane').length, 2, `the visible answer is not added twice:\n${text}`);
   });
 
+  it('writes a data table as a Markdown table, with an empty header row when the table has none', async () => {
+    const html = `<html><head><title>Prices</title></head><body><main><h1>Prices</h1>
+      <table><thead><tr><th>Service</th><th>Small<br><span>up to 25 lb</span></th><th>Large</th></tr></thead>
+      <tbody><tr><th scope="row">Full groom</th><td>$65</td><td>$98</td></tr>
+      <tr><th colspan="3">Add-ons</th></tr>
+      <tr><td>Nail trim | grind</td><td colspan="2">$15</td></tr></tbody></table>
+      <table><tr><td>Monday – Friday</td><td>9:00 am – 8:00 pm</td></tr><tr><td>Sunday</td><td>Closed</td></tr></table>
+      <table><tr><td><p>A layout table of one column.</p></td></tr></table></main></body></html>`;
+    const { text } = await extractText({ body: Buffer.from(html), contentType: 'text/html' });
+    assertPresent(text, [
+      '| Service | Small up to 25 lb | Large |\n| --- | --- | --- |\n| Full groom | $65 | $98 |\n| Add-ons |\n| Nail trim / grind | $15 | $15 |',
+      '| | |\n| --- | --- |\n| Monday – Friday | 9:00 am – 8:00 pm |\n| Sunday | Closed |',
+      'A layout table of one column.',
+    ]);
+    assertAbsent(text, ['| A layout table']);
+  });
+
   it('sniffs HTML from the bytes when the type is missing or generic', async () => {
     const result = await extractText({ body: Buffer.from('<!doctype html><title>Hours</title><p>We open at <b>9:00</b>.</p>'), contentType: 'application/octet-stream' });
     assert.equal(result.format, 'html');

@@ -143,6 +143,9 @@ function walk(node: DomNode, out: BlockWriter, context: Context): void {
     case 'DL':
       writeDefinitionList(node, out, context);
       return;
+    case 'TABLE':
+      if (writeTable(node, out, context)) return;
+      break;
   }
   if (name === 'SUMMARY' || (BLOCKS.has(name) && isBoldOnly(node))) {
     writeBoldLine(textOf(node), out);
@@ -166,6 +169,53 @@ function writeBoldLine(text: string, out: BlockWriter): void {
   out.flush();
   if (line) out.text(`**${line}**`);
   out.flush();
+}
+
+/** A cell's text on one line, with its pipes made slashes so that they do not split the row. */
+function cellText(cell: DomNode, context: Context): string {
+  const writer = new BlockWriter();
+  walkChildren(cell, writer, { ...context, inCell: true });
+  writer.flush();
+  return writer.blocks.map((b) => b.text).join(' ').replace(/\|/g, '/').trim();
+}
+
+/**
+ * A data table as a Markdown table (a header row, its separator, then the rows), which is how the
+ * answer engine reads each row with its column names ("Full Groom — Large: $98"). A table without
+ * a header row gets an empty one, so its first row is read as data. A cell spanning several
+ * columns is repeated in each; a row of one cell spanning them all (a group's title) stays one
+ * cell. A layout table (one column) is read as ordinary blocks: returns false.
+ */
+function writeTable(table: DomNode, out: BlockWriter, context: Context): boolean {
+  const rows: { cells: { text: string; span: number }[]; header: boolean }[] = [];
+  const visit = (node: DomNode, inHead: boolean) => {
+    for (const child of Array.from(node.childNodes)) {
+      if (child.nodeType !== ELEMENT_NODE) continue;
+      const name = child.nodeName.toUpperCase();
+      if (name === 'THEAD' || name === 'TBODY' || name === 'TFOOT') visit(child, name === 'THEAD');
+      else if (name === 'TR') {
+        const cells = Array.from(child.childNodes).filter((c) => c.nodeType === ELEMENT_NODE && (c.nodeName.toUpperCase() === 'TD' || c.nodeName.toUpperCase() === 'TH'));
+        if (cells.length === 0) continue;
+        rows.push({
+          cells: cells.map((cell) => ({ text: cellText(cell, context), span: Math.min(20, Math.max(1, Number(cell.getAttribute?.('colspan')) || 1)) })),
+          header: inHead || cells.every((cell) => cell.nodeName.toUpperCase() === 'TH'),
+        });
+      }
+    }
+  };
+  visit(table, false);
+  const width = Math.max(0, ...rows.map((row) => row.cells.reduce((n, cell) => n + cell.span, 0)));
+  if (width < 2 || rows.length === 0) return false;
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`.replace(/ {2,}/g, ' ');
+  const [first, ...rest] = rows[0]!.header ? rows : [{ cells: Array.from({ length: width }, () => ({ text: '', span: 1 })), header: true }, ...rows];
+  out.flush();
+  const lines = [line(first!.cells.flatMap((cell) => Array.from({ length: cell.span }, () => cell.text))), line(Array.from({ length: width }, () => '---'))];
+  for (const row of rest) {
+    const whole = row.cells.length === 1 && row.cells[0]!.span >= width;
+    lines.push(line(whole ? [row.cells[0]!.text] : row.cells.flatMap((cell) => Array.from({ length: cell.span }, () => cell.text))));
+  }
+  out.pre(lines.join('\n'));
+  return true;
 }
 
 // A term whose definitions run longer than this is a title over paragraphs, not a "term: value" pair.
