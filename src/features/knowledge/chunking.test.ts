@@ -23,6 +23,20 @@ describe('chunking', () => {
     assert.equal(passages.map((p) => p.text).join(' ').replace(/\s+/g, ' '), `${long} Short one. Short two.`);
   });
 
+  it('cuts a long list between its items and a long table between its rows, each piece under the table header', () => {
+    const list = Array.from({ length: 60 }, (_, i) => `- Item ${i} is a line of about ten words in all.`).join('\n');
+    const rows = Array.from({ length: 60 }, (_, i) => `| Tent ${i} | ${i + 100} cm | two people and their gear |`).join('\n');
+    const passages = chunkText(`# Lists\n\nWhat we stock:\n${list}\n\n# Tables\n\n| Model | Height | Fits |\n| --- | --- | --- |\n${rows}`);
+    const lists = passages.filter((p) => p.heading === 'Lists');
+    const tables = passages.filter((p) => p.heading === 'Tables');
+    assert.ok(lists.length >= 2 && tables.length >= 2);
+    for (const p of passages) assert.ok(p.text.split(/\s+/).length <= 320, 'no passage over the cap');
+    // Every line is whole, and in order.
+    assert.equal(lists.map((p) => p.text).join('\n'), `What we stock:\n${list}`);
+    for (const p of tables) assert.ok(p.text.startsWith('| Model | Height | Fits |\n| --- | --- | --- |\n| Tent '), p.text.slice(0, 80));
+    assert.equal(tables.map((p) => p.text.split('\n').slice(2).join('\n')).join('\n'), rows);
+  });
+
   it('splits sentences without breaking numbers or abbreviations before lower-case words', () => {
     assert.deepEqual(splitSentences('Plans cost $9.99 per month. Refunds take 5 days! Is that ok? yes e.g. fine.'), [
       'Plans cost $9.99 per month.',

@@ -54,9 +54,46 @@ function sections(text: string): { heading: string; paragraphs: string[] }[] {
   return out;
 }
 
-/** Pieces of at most MAX_WORDS: a long paragraph is cut between sentences. */
+/**
+ * Pieces of at most MAX_WORDS: a long paragraph is cut between sentences, a long list or table
+ * between its lines (a table's header and separator then start every piece, so that each row keeps
+ * its column names).
+ */
 function pieces(paragraph: string): string[] {
   if (wordCount(paragraph) <= MAX_WORDS) return [paragraph];
+  const lines = paragraph.split('\n');
+  // A list or table (its first line may introduce it); other lines are prose wrapped in the source.
+  if (lines.length > 2 && lines.slice(1).every((line) => LIST_OR_ROW.test(line))) return linePieces(lines);
+  return sentencePieces(paragraph);
+}
+
+const LIST_OR_ROW = /^\s*(?:[-*+•]|\d{1,3}[.)]|\|)\s/;
+const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}/;
+
+function linePieces(lines: string[]): string[] {
+  const header = lines.length > 2 && lines[0]!.trimStart().startsWith('|') && TABLE_SEPARATOR.test(lines[1]!) ? lines.slice(0, 2) : [];
+  const headerWords = wordCount(header.join(' '));
+  const out: string[] = [];
+  let current: string[] = [];
+  let words = headerWords;
+  const flush = () => {
+    if (current.length > 0) out.push([...header, ...current].join('\n'));
+    current = [];
+    words = headerWords;
+  };
+  for (const line of lines.slice(header.length)) {
+    for (const part of wordCount(line) > MAX_WORDS ? sentencePieces(line) : [line]) {
+      const n = wordCount(part);
+      if (words + n > TARGET_WORDS && current.length > 0) flush();
+      current.push(part);
+      words += n;
+    }
+  }
+  flush();
+  return out;
+}
+
+function sentencePieces(paragraph: string): string[] {
   const out: string[] = [];
   let current: string[] = [];
   let words = 0;
