@@ -123,18 +123,20 @@ describe('extractText: HTML pages', () => {
     assert.equal(text.split('On Weir Lane').length, 2, `the visible answer is not added twice:\n${text}`);
   });
 
-  it('writes a data table as a Markdown table, with an empty header row when the table has none', async () => {
+  it('writes a data table as a Markdown table, under its caption or with the caption as the header row it lacks', async () => {
     const html = `<html><head><title>Prices</title></head><body><main><h1>Prices</h1>
       <table><thead><tr><th>Service</th><th>Small<br><span>up to 25 lb</span></th><th>Large</th></tr></thead>
       <tbody><tr><th scope="row">Full groom</th><td>$65</td><td>$98</td></tr>
       <tr><th colspan="3">Add-ons</th></tr>
       <tr><td>Nail trim | grind</td><td colspan="2">$15</td></tr></tbody></table>
-      <table><tr><td>Monday – Friday</td><td>9:00 am – 8:00 pm</td></tr><tr><td>Sunday</td><td>Closed</td></tr></table>
+      <table><caption>Store hours</caption><tr><td>Monday – Friday</td><td>9:00 am – 8:00 pm</td></tr><tr><td>Sunday</td><td>Closed</td></tr></table>
+      <table><caption>Shipping rates</caption><thead><tr><th>Method</th><th>Cost</th></tr></thead><tr><td>Standard</td><td>$6.95</td></tr></table>
       <table><tr><td><p>A layout table of one column.</p></td></tr></table></main></body></html>`;
     const { text } = await extractText({ body: Buffer.from(html), contentType: 'text/html' });
     assertPresent(text, [
       '| Service | Small up to 25 lb | Large |\n| --- | --- | --- |\n| Full groom | $65 | $98 |\n| Add-ons |\n| Nail trim / grind | $15 | $15 |',
-      '| | |\n| --- | --- |\n| Monday – Friday | 9:00 am – 8:00 pm |\n| Sunday | Closed |',
+      '| Store hours | |\n| --- | --- |\n| Monday – Friday | 9:00 am – 8:00 pm |\n| Sunday | Closed |',
+      '**Shipping rates**\n\n| Method | Cost |\n| --- | --- |\n| Standard | $6.95 |',
       'A layout table of one column.',
     ]);
     assertAbsent(text, ['| A layout table']);

@@ -184,15 +184,19 @@ function cellText(cell: DomNode, context: Context): string {
  * answer engine reads each row with its column names ("Full Groom — Large: $98"). A table without
  * a header row gets an empty one, so its first row is read as data. A cell spanning several
  * columns is repeated in each; a row of one cell spanning them all (a group's title) stays one
- * cell. A layout table (one column) is read as ordinary blocks: returns false.
+ * cell. The caption goes above the table, or names the first column of a table without a header
+ * row ("Store hours: Saturday — 9:00 am – 6:00 pm"). A layout table (one column) is read as
+ * ordinary blocks: returns false.
  */
 function writeTable(table: DomNode, out: BlockWriter, context: Context): boolean {
   const rows: { cells: { text: string; span: number }[]; header: boolean }[] = [];
+  let caption = '';
   const visit = (node: DomNode, inHead: boolean) => {
     for (const child of Array.from(node.childNodes)) {
       if (child.nodeType !== ELEMENT_NODE) continue;
       const name = child.nodeName.toUpperCase();
-      if (name === 'THEAD' || name === 'TBODY' || name === 'TFOOT') visit(child, name === 'THEAD');
+      if (name === 'CAPTION') caption = cellText(child, context);
+      else if (name === 'THEAD' || name === 'TBODY' || name === 'TFOOT') visit(child, name === 'THEAD');
       else if (name === 'TR') {
         const cells = Array.from(child.childNodes).filter((c) => c.nodeType === ELEMENT_NODE && (c.nodeName.toUpperCase() === 'TD' || c.nodeName.toUpperCase() === 'TH'));
         if (cells.length === 0) continue;
@@ -207,7 +211,9 @@ function writeTable(table: DomNode, out: BlockWriter, context: Context): boolean
   const width = Math.max(0, ...rows.map((row) => row.cells.reduce((n, cell) => n + cell.span, 0)));
   if (width < 2 || rows.length === 0) return false;
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`.replace(/ {2,}/g, ' ');
-  const [first, ...rest] = rows[0]!.header ? rows : [{ cells: Array.from({ length: width }, () => ({ text: '', span: 1 })), header: true }, ...rows];
+  // The caption titles the table: above a header row, or as the name of the first column when it has none.
+  const [first, ...rest] = rows[0]!.header ? rows : [{ cells: Array.from({ length: width }, (_, i) => ({ text: i === 0 ? caption : '', span: 1 })), header: true }, ...rows];
+  if (caption && rows[0]!.header) writeBoldLine(caption, out);
   out.flush();
   const lines = [line(first!.cells.flatMap((cell) => Array.from({ length: cell.span }, () => cell.text))), line(Array.from({ length: width }, () => '---'))];
   for (const row of rest) {
