@@ -118,7 +118,7 @@ function revealCollapsedContent(doc: DomDocument): void {
       control.remove();
     } else if (control.closest('h1, h2, h3, h4, h5, h6, summary, dt')) {
       control.replaceWith(text);
-    } else if (control.nodeName.toUpperCase() === 'BUTTON' || control.nodeName.toUpperCase() === 'A') {
+    } else if (control.nodeName.toUpperCase() === 'BUTTON' || control.nodeName.toUpperCase() === 'A' || control.getAttribute?.('role') === 'button') {
       control.replaceWith(boldLine(doc, text));
     }
   }

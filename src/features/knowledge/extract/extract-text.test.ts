@@ -89,6 +89,7 @@ describe('extractText: HTML pages', () => {
     assert.match(text, /### How long does delivery take\?\n\nOrders placed before 1 pm ship the same day\./);
     assert.match(text, /\*\*Can I change my order after placing it\?\*\*\n\nYes, until it is packed/);
     assert.match(text, /### Do you deliver to the islands\?\n\nWe deliver to the islands for a flat fee of £9\.50\./);
+    assert.match(text, /\*\*Do you run baking classes\?\*\*\n\nYes, sourdough basics on the first Sunday/);
     // <details>, a Bootstrap collapse, a <dt> question and a paragraph all in bold read as an FAQ's question line.
     assert.match(text, /\*\*Are your flours organic\?\*\*\n\nAll our stoneground flours/);
     assert.match(text, /\*\*How should I store sourdough starter\?\*\*\n\nKeep it in the fridge/);
