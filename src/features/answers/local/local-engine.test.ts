@@ -406,6 +406,9 @@ describe('parley-local helpers', () => {
       assert.ok(expected.pattern.test(kinds[kind as keyof typeof kinds]), `${question} asks for a ${kind}`);
     }
     assert.ok(!expectedKind('What temperature is the pool kept at?')!.pattern.test('The pool is open until 9 pm.'));
+    // A file's size is a measure too.
+    assert.ok(expectedKind('How big can each file be?')!.pattern.test('Largest file: 15 MB per file'));
+    assert.ok(expectedKind('Quelle taille pour une pièce jointe ?')!.pattern.test('jusqu’à 10 Mo par fichier'));
     assert.equal(expectedKind('Do you have a dog-friendly room?'), null);
   });
 

@@ -356,8 +356,8 @@ const PLACE = />|\b(?:at|in|on|under|to|im|em|nel|nella|alla|au)\s+(?:the\s+)?\p
 const PERSON = /\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+/u;
 const REASON = /\b(?:because|reasons?|due to|caused by|as a result|porque|parce que|weil|perch[ée]|poich[ée])\b/i;
 const CONTACT = /@|\+?\d[\d\s().-]{7,}\d|https?:\/\//;
-// A measured size, weight, volume, distance or temperature: "104 cm", "1.2 kg", "34°F", "650 mètres".
-const MEASURE = /\d\s*(?:°\s*[cf]?|(?:mm|cm|m|km|inch(?:es)?|ft|feet|foot|yards?|miles?|meters?|metres?|m[eè]tres?|metros?|metri|kilometers?|kilometres?|kilom[eè]tres?|kilometros?|g|kg|grams?|grammes?|gramm|gramos?|grammi|lbs?|pounds?|oz|ounces?|l|liters?|litres?|litros?|litri|ml|degrees?|grad|grados?|degr[ée]s?|gradi|graus)\b)|\d\s*[x×]\s*\d/i;
+// A measured size, weight, volume, distance, temperature or file size: "104 cm", "1.2 kg", "34°F", "650 mètres", "15 MB".
+const MEASURE = /\d\s*(?:°\s*[cf]?|(?:kb|mb|gb|tb|bytes?|kilobytes?|megabytes?|gigabytes?|mo|go|px|pixels?|mm|cm|m|km|inch(?:es)?|ft|feet|foot|yards?|miles?|meters?|metres?|m[eè]tres?|metros?|metri|kilometers?|kilometres?|kilom[eè]tres?|kilometros?|g|kg|grams?|grammes?|gramm|gramos?|grammi|lbs?|pounds?|oz|ounces?|l|liters?|litres?|litros?|litri|ml|degrees?|grad|grados?|degr[ée]s?|gradi|graus)\b)|\d\s*[x×]\s*\d/i;
 // How often: "3 times", "once a month", "weekly", "every day".
 const FREQUENCY = /\b(?:once|twice|\d+\s*(?:times?|veces|fois|mal|vezes|volte))\b|\b(?:per|a|an|each|every|por|par|pro|al|alla|à)\s+(?:day|week|month|year|visit|d[ií]a|semana|mes|año|jour|semaine|mois|an|tag|woche|monat|jahr|dia|m[eê]s|ano|giorno|settimana|mese|anno)\b|\b(?:daily|weekly|monthly|yearly|annually|every|cada|chaque|jeden|jede|jedes|t[äa]glich|w[öo]chentlich|monatlich|ogni|todos os|tous les|todos los)\b/i;
 
