@@ -298,6 +298,19 @@ describe('parley-local answers', () => {
     assert.ok(text.startsWith("Les chambres de l'hôtel sont prêtes dès 15 h 00 le jour de votre arrivée."), text);
   });
 
+  test('a question in another language finds an English help centre through the concepts both name', async () => {
+    const saas = [
+      { sourceTitle: 'Billing', sourceUrl: '', heading: 'Billing > Free trial', text: 'Every new account can try the Team plan free for 14 days, without a card.' },
+      { sourceTitle: 'Billing', sourceUrl: '', heading: 'Billing > Refunds', text: 'Yearly plans can be refunded within 30 days of payment.' },
+      { sourceTitle: 'Security', sourceUrl: '', heading: 'Security > Passwords', text: 'Passwords need at least 12 characters.' },
+    ];
+    for (const question of ['Wie lange dauert die kostenlose Testphase?', "Combien de temps dure l'essai gratuit ?", '¿Cuánto dura la prueba gratis?']) {
+      const { text, queries } = await ask(question, { knowledge: saas });
+      assert.ok(text.includes('free for 14 days'), `${question}: ${text}`);
+      assert.match(queries[0]!, /\btrial\b/);
+    }
+  });
+
   test('a later sentence of a list item is quoted with the item’s first, which names its subject', async () => {
     const team = [
       {
@@ -370,8 +383,9 @@ describe('parley-local helpers', () => {
     for (const word of ['reembolso', 'remboursement', 'rückerstattung', 'rimborso']) assert.equal(termOf(word), termOf('refund'), word);
     // German "kind" (child) is also an English word: it keeps its English sense.
     assert.notEqual(termOf('kind'), termOf('kinder'));
-    // Full-text search widens a word with its own language's synonyms, not the English ones.
-    assert.deepEqual(searchWords('tarifa'), ['tarifa', 'precio', 'coste', 'costo']);
+    // Full-text search widens a word with its own language's synonyms and the English concept's head word.
+    assert.deepEqual(searchWords('tarifa'), ['tarifa', 'cost', 'precio', 'coste', 'costo']);
+    assert.deepEqual(searchWords('kostenlose Testphase'), ['kostenlose', 'testphase', 'free', 'kostenlos', 'gratis', 'umsonst', 'trial', 'testversion', 'probezeit', 'probeabo']);
     // "What" and "must" carry no topic in any of the six.
     assert.deepEqual(searchWords('Cosa devo portare?'), ['portare']);
     assert.deepEqual(searchWords('Que dois-je apporter ?'), ['apporter']);

@@ -174,7 +174,7 @@ const TRANSLATED_GROUPS: [head: string, byLanguage: Partial<Record<'es' | 'fr' |
   ['phone', { es: 'teléfono telefono llamar llamada', fr: 'téléphone telephone appeler appel', de: 'telefon anrufen anruf', pt: 'telefone ligar', it: 'telefono chiamare chiamata' }],
   ['discount', { es: 'descuento descuentos rebaja rebajas promoción', fr: 'réduction réductions remise rabais promotion', de: 'rabatt rabatte ermäßigung nachlass', pt: 'desconto descontos promoção', it: 'sconto sconti riduzione promozione' }],
   ['damage', { es: 'dañado dañada daño roto', fr: 'endommagé endommagée cassé cassée abîmé', de: 'beschädigt schaden kaputt', pt: 'danificado danificada estragado', it: 'danneggiato danneggiata danno rotto rotta' }],
-  ['free', { es: 'gratis gratuito gratuita gratuitos', fr: 'gratuit gratuite gratuits gratuitement offert', de: 'kostenlos gratis umsonst kostenfrei', pt: 'grátis gratis gratuito gratuita', it: 'gratis gratuito gratuita gratuiti' }],
+  ['free', { es: 'gratis gratuito gratuita gratuitos', fr: 'gratuit gratuite gratuits gratuitement offert', de: 'kostenlos gratis umsonst kostenfrei kostenlose kostenlosen kostenloser', pt: 'grátis gratis gratuito gratuita', it: 'gratis gratuito gratuita gratuiti' }],
   ['year', { es: 'año años anual', fr: 'année années annuel', de: 'jahr jahre jahren jährlich', pt: 'ano anos anual', it: 'anno anni annuale' }],
   ['month', { es: 'mes meses mensual', fr: 'mois mensuel', de: 'monat monate monaten monatlich', pt: 'mês meses mensal', it: 'mese mesi mensile' }],
   ['fix', { es: 'reparar reparación reparaciones arreglar', fr: 'réparer réparation réparations', de: 'reparatur reparaturen reparieren', pt: 'reparar reparação conserto consertar', it: 'riparare riparazione riparazioni' }],
@@ -192,6 +192,29 @@ const TRANSLATED_GROUPS: [head: string, byLanguage: Partial<Record<'es' | 'fr' |
   ['park', { es: 'aparcamiento aparcar', fr: 'stationnement garer', de: 'parkplatz parkplätze parken', pt: 'estacionamento estacionar', it: 'parcheggio parcheggiare' }],
   ['appointment', { es: 'cita citas', de: 'termin termine', it: 'appuntamento appuntamenti' }],
   ['age', { es: 'edad', fr: 'âge', pt: 'idade', it: 'età' }],
+  ['trial', { es: 'prueba', fr: 'essai', de: 'testphase testversion probezeit probeabo', pt: 'teste avaliação', it: 'prova' }],
+  ['account', { es: 'cuenta cuentas', fr: 'compte comptes', de: 'konto konten benutzerkonto', pt: 'conta contas', it: 'conto' }],
+  ['order', { es: 'pedido pedidos', fr: 'commande commandes commander', de: 'bestellung bestellungen bestellen', pt: 'pedido pedidos', it: 'ordine ordini ordinare' }],
+  ['return', { es: 'devolución devoluciones devolver', fr: 'retour retours retourner', de: 'rücksendung rückgabe zurückschicken zurückgeben retoure', pt: 'devolução devoluções devolver', it: 'reso resi restituire restituzione' }],
+  ['delete', { es: 'eliminar borrar', fr: 'supprimer suppression', de: 'löschen löschung', pt: 'excluir apagar', it: 'eliminare' }],
+  ['support', { es: 'soporte asistencia', fr: 'assistance', de: 'kundendienst kundenservice', pt: 'suporte atendimento', it: 'assistenza supporto' }],
+  ['card', { es: 'tarjeta tarjetas', fr: 'carte cartes', de: 'karte karten kreditkarte', pt: 'cartão cartões', it: 'carta carte' }],
+  ['store', { es: 'tienda tiendas', fr: 'magasin magasins', de: 'laden geschäft filiale', pt: 'loja lojas', it: 'negozio negozi' }],
+  ['closed', { es: 'cerrado cerrada cerrados', fr: 'fermé fermée fermés', de: 'geschlossen', pt: 'fechado fechada fechados', it: 'chiuso chiusa chiusi' }],
+  ['data', { es: 'datos', fr: 'données', de: 'daten', pt: 'dados', it: 'dati' }],
+  ['export', { es: 'exportar', fr: 'exporter exportation', de: 'exportieren', pt: 'exportar', it: 'esportare' }],
+  ['user', { es: 'usuario usuarios', fr: 'utilisateur utilisateurs', de: 'benutzer nutzer', pt: 'usuário usuários utilizador', it: 'utente utenti' }],
+  ['team', { es: 'equipo', fr: 'équipe', pt: 'equipe equipa', it: 'squadra' }],
+  ['authentication', { es: 'autenticación verificación', fr: 'authentification', de: 'authentifizierung', pt: 'autenticação verificação', it: 'autenticazione verifica' }],
+  ['security', { es: 'seguridad', fr: 'sécurité', de: 'sicherheit', pt: 'segurança', it: 'sicurezza' }],
+  ['tax', { es: 'impuesto impuestos', fr: 'taxe taxes tva', de: 'steuer steuern mehrwertsteuer mwst', pt: 'imposto impostos', it: 'imposta imposte tasse' }],
+  ['address', { es: 'dirección', fr: 'adresse', de: 'adresse anschrift', pt: 'endereço', it: 'indirizzo' }],
+  ['contact', { es: 'contacto contactar', fr: 'contacter', de: 'kontakt kontaktieren', pt: 'contato contatar contacto', it: 'contatto contattare' }],
+  ['login', { es: 'acceder acceso', fr: 'connexion connecter', de: 'anmelden anmeldung einloggen', pt: 'entrar', it: 'accedere accesso' }],
+  ['email', { es: 'correo', fr: 'courriel', de: 'e-mail', pt: 'e-mail', it: 'e-mail' }],
+  ['student', { es: 'estudiante estudiantes', fr: 'étudiant étudiants étudiante', de: 'studenten studierende', pt: 'estudante estudantes', it: 'studente studenti' }],
+  ['gift', { es: 'regalo regalos', fr: 'cadeau cadeaux', de: 'geschenk geschenke gutschein', pt: 'presente presentes', it: 'regalo regali' }],
+  ['size', { es: 'talla tallas tamaño', fr: 'taille tailles', de: 'größe größen', pt: 'tamanho tamanhos', it: 'taglia taglie' }],
 ];
 
 // Words that rarely name the topic of a question: they count, but for less.
@@ -217,6 +240,8 @@ for (const group of SYNONYM_GROUPS) {
 }
 // A translated word's own language's list, for full-text expansion (keyed by the word's stem).
 const TRANSLATED_GROUP_OF = new Map<string, string[]>();
+// A translated word's English head, searched too: a question in French finds an English help centre.
+const ENGLISH_HEAD_OF = new Map<string, string>();
 // For text stemmed in another language: its own stems of the translated words, onto the English term.
 const CANONICAL_IN = new Map<PhraseLanguage, Map<string, string>>();
 for (const [head, byLanguage] of TRANSLATED_GROUPS) {
@@ -228,6 +253,7 @@ for (const [head, byLanguage] of TRANSLATED_GROUPS) {
       CANONICAL.set(stemmer(word), term);
       CANONICAL_IN.get(language)!.set(STEMMERS[language](word), term);
       TRANSLATED_GROUP_OF.set(stemmer(word), group);
+      ENGLISH_HEAD_OF.set(stemmer(word), head);
     }
   }
 }
@@ -323,6 +349,8 @@ export function searchWords(text: string): string[] {
   for (const w of words(text)) {
     if (STOP_WORDS.has(w)) continue;
     own.push(...(SURFACE[w] ?? [w]));
+    const head = ENGLISH_HEAD_OF.get(stemmer(w));
+    if (head) extra.push(head);
     const group = TRANSLATED_GROUP_OF.get(stemmer(w)) ?? GROUP_OF.get(termOf(w));
     if (!group) continue;
     const stems = new Set([stemmer(w)]);
