@@ -311,6 +311,15 @@ describe('parley-local answers', () => {
     }
   });
 
+  test('a word of another language that English lacks meets its English cognate ("automatisch", "automatically")', async () => {
+    const billing = [
+      { sourceTitle: 'Receipts', sourceUrl: '', heading: 'Receipts > Editing', text: 'Receipts can be edited until the client has paid them in full.' },
+      { sourceTitle: 'Receipts', sourceUrl: '', heading: 'Receipts > Sending', text: 'Receipts are sent automatically on the first day of each month.' },
+    ];
+    const { text } = await ask('Kommen die Rechnungen jeden Monat automatisch?', { knowledge: billing });
+    assert.ok(text.startsWith('Receipts are sent automatically'), text);
+  });
+
   test('a later sentence of a list item is quoted with the item’s first, which names its subject', async () => {
     const team = [
       {

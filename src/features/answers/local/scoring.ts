@@ -271,11 +271,17 @@ function nearWords(terms: string[], candidates: Candidate[]): Map<string, number
   const vectors = englishWordVectors();
   const asked = terms.map((term) => vectors.vectorOf(term));
   const out = terms.map(() => new Map<string, number>());
-  if (!asked.some(Boolean)) return out;
+  // A term English lacks (a word of another language asked of English knowledge) may still be its
+  // cognate: "tropicale" and "tropical", "exportar" and "export".
+  const foreign = terms.map((term, i) => !asked[i] && term.length >= COGNATE_PREFIX && !/\d/.test(term));
+  if (!asked.some(Boolean) && !foreign.some(Boolean)) return out;
   const seen = new Set<string>(terms);
   const consider = (word: string) => {
     if (seen.has(word)) return;
     seen.add(word);
+    terms.forEach((term, i) => {
+      if (foreign[i] && isCognate(term, word)) out[i]!.set(word, COGNATE_SIMILARITY);
+    });
     const vector = vectors.vectorOf(word);
     if (!vector) return;
     asked.forEach((q, i) => {
@@ -289,6 +295,19 @@ function nearWords(terms: string[], candidates: Candidate[]): Map<string, number
     for (const t of unit.context) consider(t);
   }
   return out;
+}
+
+// Cognates share their first letters: at least this many, and most of the shorter word.
+const COGNATE_PREFIX = 5;
+const COGNATE_SHARE = 0.8;
+const COGNATE_SIMILARITY = 0.7;
+
+function isCognate(a: string, b: string): boolean {
+  const shorter = Math.min(a.length, b.length);
+  if (shorter < COGNATE_PREFIX) return false;
+  let common = 0;
+  while (common < shorter && a[common] === b[common]) common++;
+  return common >= COGNATE_PREFIX && common >= COGNATE_SHARE * shorter;
 }
 
 /** IDF of each query term over the candidate units; a term no candidate has weighs most. */
