@@ -86,6 +86,7 @@ const sqliteFullText: FullText = {
   },
   async index(trx, passages) {
     if (passages.length === 0) return;
+    forgetTermCounts();
     const botId = passages[0]!.bot_id;
     await sql`insert into knowledge_fts_buckets (bot_id) values (${botId}) on conflict (bot_id) do nothing`.execute(trx);
     const range = (await botRange(trx, botId))!;
@@ -99,6 +100,7 @@ const sqliteFullText: FullText = {
     }
   },
   async unindexSource(trx, sourceId) {
+    forgetTermCounts();
     const source = await sql<{ bot_id: string }>`select bot_id from knowledge_sources where id = ${sourceId}`.execute(trx);
     const range = source.rows[0] && (await botRange(trx, source.rows[0].bot_id));
     if (!range) return;
@@ -106,6 +108,7 @@ const sqliteFullText: FullText = {
       and passage_id in (select id from knowledge_passages where source_id = ${sourceId})`.execute(trx);
   },
   async unindexBot(db, botId) {
+    forgetTermCounts();
     knownRanges.get(db)?.delete(botId);
     await db.transaction().execute(async (trx) => {
       const range = await botRange(trx, botId);
@@ -191,7 +194,16 @@ interface TermCounts {
 // Counts move slowly and a stale one only decides whether a near-zero term is searched, so they
 // are read once a while rather than on every search.
 const TERM_COUNTS_TTL_MS = 30_000;
-const termCounts = new WeakMap<Kysely<any>, TermCounts>();
+let termCounts = new WeakMap<Kysely<any>, TermCounts>();
+
+/**
+ * Drops every cached count after a knowledge write (writes run in transactions, which are not the
+ * database object the cache is keyed by): a count of rows read before a large source was added,
+ * compared with a term's count read after, would leave out words that are rare in the new index.
+ */
+function forgetTermCounts(): void {
+  termCounts = new WeakMap();
+}
 
 /** The terms found in fewer than half of the index's rows (bm25's IDF is above zero only for those). */
 async function tellingTerms(db: Kysely<any>, terms: string[]): Promise<string[]> {

@@ -88,3 +88,33 @@ describe('knowledge: hybrid retrieval (full text and offline embeddings)', () =>
     assert.deepEqual(await knowledgeOf(t).retriever.search(bot.id, 'weekend', 3), []);
   });
 });
+
+describe('knowledge: full-text search after the index grows', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  it('weighs a word by the index as it is now, not as it was before the last sources were added', async () => {
+    const { db, dialect } = t.runtime.database;
+    const fullText = createKnowledgeService({ db, dialect, clock: t.clock, rankingWeights: { fullText: 1, local: 0, provider: 0 } });
+    const add = async (token: string, content: string, i: number) => {
+      const res = await t.request('POST', '/api/v1/knowledge', { token, body: { type: 'text', name: `Note ${i}`, content } });
+      assert.equal(res.status, 200);
+    };
+    const a = await botWithKey(t, { scopes: ['read', 'write'] });
+    const both = 'Parking is in the garage.';
+    const fillers = ['Opening hours are nine to five.', 'Refunds take five days.', 'Gift cards never expire.', 'Dogs are welcome inside.', 'Lockers cost one dollar.', 'Towels are provided.', 'Showers have hot water.'];
+    for (const [i, content] of ['Parking is free.', both, 'Parking permits are sold at the desk.', ...fillers].entries()) await add(a.key.key, content, i);
+    // A search reads how common each word is (SQLite leaves out words found in half the rows or more).
+    assert.equal((await fullText.retriever.search(a.bot.id, 'parking', 3)).length, 3);
+    // The index grows: another bot's sources, and more of this bot's that name the garage.
+    const b = await botWithKey(t, { scopes: ['read', 'write'] });
+    for (let i = 0; i < 40; i++) await add(b.key.key, `Item number ${i} is a blue widget of size ${i}.`, i);
+    for (let i = 0; i < 5; i++) await add(a.key.key, `The garage level ${i} closes at midnight.`, 100 + i);
+    // "garage" is rare in the grown index: the passage holding both words leads.
+    const [top] = await fullText.retriever.search(a.bot.id, 'garage parking', 1);
+    assert.equal(top?.text, both);
+  });
+});
