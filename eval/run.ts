@@ -126,12 +126,13 @@ async function rankingSamplesOf(business: Business, stack: Stack): Promise<Ranki
   for (const question of business.questions) {
     if (partOf(question.id) !== 'development' || question.expect.kind !== 'answer') continue;
     const asked = stripGreeting(question.question.trim());
-    const query = prepareQuery(asked, question.history ?? []);
+    const written = detectLanguage(asked) ?? undefined;
+    const query = prepareQuery(asked, question.history ?? [], 'en', written);
     if (!query.searchText) continue;
     // Scored as the engine scores it: in the stemming of the knowledge it reaches.
     const passages = await stack.knowledge.retriever.search(bot.id, query.searchText, PASSAGES_TO_READ);
     const stemming = stemmingLanguage(asked, knowledgeLanguage(passages));
-    const { units } = scoreUnits(prepareQuery(asked, question.history ?? [], stemming).model, passages);
+    const { units } = scoreUnits(prepareQuery(asked, question.history ?? [], stemming, written).model, passages);
     const next = (u: (typeof units)[number]) => units.find((v) => v.passage === u.passage && v.index === u.index + 1)?.text ?? '';
     samples.push({
       features: units.map((u) => u.features),

@@ -388,13 +388,25 @@ describe('parley-local answers', () => {
 
 describe('parley-local helpers', () => {
   test('help-desk words of the other five languages share the English concept’s term', () => {
-    for (const word of ['precio', 'tarifa', 'prix', 'preis', 'preço', 'prezzo']) assert.equal(termOf(word), termOf('cost'), word);
+    const prices = [['es', 'precio'], ['es', 'tarifa'], ['fr', 'prix'], ['de', 'preis'], ['pt', 'preço'], ['it', 'prezzo']] as const;
+    for (const [language, word] of prices) {
+      assert.equal(termOf(word, 'en', language), termOf('cost'), word);
+      assert.equal(termOf(word, language), termOf('cost'), word);
+    }
     for (const word of ['reembolso', 'remboursement', 'rückerstattung', 'rimborso']) assert.equal(termOf(word), termOf('refund'), word);
     // German "kind" (child) is also an English word: it keeps its English sense.
     assert.notEqual(termOf('kind'), termOf('kinder'));
     // Full-text search widens a word with its own language's synonyms and the English concept's head word.
     assert.deepEqual(searchWords('tarifa'), ['tarifa', 'cost', 'precio', 'coste', 'costo']);
     assert.deepEqual(searchWords('kostenlose Testphase'), ['kostenlose', 'testphase', 'free', 'kostenlos', 'gratis', 'umsonst', 'trial', 'testversion', 'probezeit', 'probeabo']);
+    // A translated word the English stemmer would take for a common English word folds only when
+    // the question is written in its language: English "termination" stays a cancellation, "cart" a cart.
+    assert.equal(termOf('termination'), termOf('cancel'));
+    assert.notEqual(termOf('cart'), termOf('card'));
+    assert.notEqual(termOf('essay'), termOf('trial'));
+    assert.equal(termOf('essai', 'en', 'fr'), termOf('trial'));
+    assert.equal(termOf('Kostenloser'.toLowerCase(), 'en', 'de'), termOf('free'));
+    assert.ok(searchWords("l'essai gratuit", 'fr').includes('trial'));
     // "What" and "must" carry no topic in any of the six.
     assert.deepEqual(searchWords('Cosa devo portare?'), ['portare']);
     assert.deepEqual(searchWords('Que dois-je apporter ?'), ['apporter']);

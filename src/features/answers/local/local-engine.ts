@@ -68,7 +68,8 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   }
 
   const asked = stripGreeting(question);
-  const query = prepareQuery(asked, request.history);
+  const written = detectLanguage(asked) ?? undefined;
+  const query = prepareQuery(asked, request.history, 'en', written);
   const retrieved = query.searchText ? await retriever.search(bot.id, query.searchText, PASSAGES_TO_READ) : [];
   // The visitor's own documents lead: a question asked after an upload is most likely about it.
   const attached = query.searchText ? attachedPassages(request.attachments, query) : [];
@@ -78,8 +79,8 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   const phrases = PHRASES[language];
   // The question is scored in the knowledge's stemming (the search above needed only its words).
   const stemming = stemmingLanguage(asked, knowledge);
-  const scored = stemming === 'en' ? query : prepareQuery(asked, request.history, stemming);
-  const selection = chooseUnits(asked, request.history, scored, passages, options);
+  const scored = stemming === 'en' ? query : prepareQuery(asked, request.history, stemming, written);
+  const selection = chooseUnits(asked, request.history, scored, passages, options, written);
   const decision = { evidence: selection.evidence, probability: selection.probability };
   if (selection.units.length === 0) {
     const text = bot.strict_mode ? phrases.dontKnow : `${phrases.dontKnow} ${phrases.invite}`;
@@ -106,12 +107,12 @@ export function stemmingLanguage(question: string, knowledge: PhraseLanguage | n
 const TWO_QUESTIONS = /^(.{8,}?)\s*,?\s+and\s+((?:what|when|where|how|which|who|why|is|are|does|do|can|could|will)\b.{6,})$/i;
 
 /** The sentences answering the question, or each of two joined questions (the first one leads). */
-function chooseUnits(asked: string, history: ChatTurn[], query: PreparedQuery, passages: RetrievedPassage[], { alwaysAnswer = false, rankingWeights }: ComposeOptions): Selection {
+function chooseUnits(asked: string, history: ChatTurn[], query: PreparedQuery, passages: RetrievedPassage[], { alwaysAnswer = false, rankingWeights }: ComposeOptions, written?: PhraseLanguage): Selection {
   const parts = query.followUp ? null : TWO_QUESTIONS.exec(asked);
   if (!parts) return selectUnits(query.model.question, scoreUnits(query.model, passages, rankingWeights), alwaysAnswer);
-  const first = prepareQuery(parts[1]!, history, query.model.language);
+  const first = prepareQuery(parts[1]!, history, query.model.language, written);
   // The second question reads as a follow-up of the first ("… and when is it open?").
-  const second = prepareQuery(parts[2]!, [...history, { role: 'user', content: parts[1]! }], query.model.language);
+  const second = prepareQuery(parts[2]!, [...history, { role: 'user', content: parts[1]! }], query.model.language, written);
   const a = selectUnits(first.model.question, scoreUnits(first.model, passages, rankingWeights), alwaysAnswer);
   // "Does Tomás offer meal plans, and how much do they cost?": a second half that leans on the first
   // is answered only when the first is.

@@ -73,22 +73,24 @@ function lastTurn(history: ChatTurn[], role: ChatTurn['role']): string | undefin
 
 /**
  * Builds the search text and the weighted terms of a question (and of the turn it follows), its
- * terms stemmed in `language` (the language of the knowledge it is scored against).
+ * terms stemmed in `language` (the language of the knowledge it is scored against); `written`, the
+ * language the visitor writes in when it is clear, reads their words as that language's concepts
+ * ("essai" as a trial, not as an English "essay").
  */
-export function prepareQuery(question: string, history: ChatTurn[], language: PhraseLanguage = 'en'): PreparedQuery {
+export function prepareQuery(question: string, history: ChatTurn[], language: PhraseLanguage = 'en', written?: PhraseLanguage): PreparedQuery {
   const followUp = isFollowUp(question, history);
-  const weights = weightedTerms(question, language);
+  const weights = weightedTerms(question, language, written);
   const focus = new Set(weights.keys());
-  const search = searchWords(question);
+  const search = searchWords(question, written);
   let kindText = question;
   if (followUp) {
     const previous = previousUserTurn(history)!;
     // "and expedited?" after "how long does standard shipping take?" still asks how long.
     kindText = `${question}\n${previous}`;
-    for (const [term, weight] of weightedTerms(previous, language)) {
+    for (const [term, weight] of weightedTerms(previous, language, written)) {
       if (!weights.has(term)) weights.set(term, weight * PREVIOUS_TURN_WEIGHT);
     }
-    for (const word of searchWords(previous)) if (!search.includes(word)) search.push(word);
+    for (const word of searchWords(previous, written)) if (!search.includes(word)) search.push(word);
     // What was answered names the topic a follow-up leans on ("the support team" for "what hours are
     // they around?"), more weakly than what was asked.
     const answered = previousAssistantTurn(history);
@@ -101,7 +103,7 @@ export function prepareQuery(question: string, history: ChatTurn[], language: Ph
   }
   if (followUp) balanceContext(weights, focus);
   return {
-    model: { weights, focus, sequence: contentTerms(question, language), question: kindText, language },
+    model: { weights, focus, sequence: contentTerms(question, language, written), question: kindText, language },
     searchText: search.slice(0, MAX_SEARCH_WORDS).join(' '),
     followUp,
   };

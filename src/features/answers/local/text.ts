@@ -10,6 +10,7 @@ import { stemmer as stemItalian } from '@orama/stemmers/italian';
 import { stemmer as stemPortuguese } from '@orama/stemmers/portuguese';
 import { stemmer as stemSpanish } from '@orama/stemmers/spanish';
 import type { PhraseLanguage } from './phrases.ts';
+import { ENGLISH_LOOKALIKES, TRANSLATED_CONCEPTS } from './translated-concepts.ts';
 
 /**
  * Each language's stemmer: a text is stemmed in one language throughout, the same for a question and
@@ -160,63 +161,6 @@ const SYNONYM_GROUPS: string[][] = [
   ['postcode', 'postcodes', 'zipcode'],
 ];
 
-// The same help-desk concepts in the other five languages, folded onto the English group's term: a
-// Spanish "tarifa" matches a Spanish "precio", and both borrow the English vectors of "cost".
-// Full-text search expands a word with members of its own language's list only. Words that are also
-// English words of another meaning are left out (German "kind" and "alter", Italian "cane").
-const TRANSLATED_GROUPS: [head: string, byLanguage: Partial<Record<'es' | 'fr' | 'de' | 'pt' | 'it', string>>][] = [
-  ['refund', { es: 'reembolso reembolsos reembolsar reintegro', fr: 'remboursement remboursements rembourser remboursé remboursée', de: 'rückerstattung erstattung erstatten', pt: 'reembolso reembolsos reembolsar estorno', it: 'rimborso rimborsi rimborsare rimborsato' }],
-  ['cancel', { es: 'cancelar cancelación cancelaciones anular anulación', fr: 'annuler annulation annulations résilier résiliation', de: 'stornieren stornierung storno kündigen kündigung absagen', pt: 'cancelar cancelamento cancelamentos anular', it: 'annullare annullamento cancellare cancellazione disdetta disdire' }],
-  ['ship', { es: 'envío envíos envio envios enviar entrega entregas', fr: 'livraison livraisons livrer expédition expédier envoi', de: 'versand lieferung liefern zustellung versenden', pt: 'envio envios entrega entregas entregar enviar', it: 'spedizione spedizioni consegna consegne consegnare spedire' }],
-  ['cost', { es: 'precio precios coste costes costo costos tarifa tarifas cuesta cuestan', fr: 'prix tarif tarifs coût coûts coûte coûtent frais', de: 'preis preise kosten kostet gebühr gebühren', pt: 'preço preços preco precos custo custos custa custam', it: 'prezzo prezzi costo costi costano tariffa tariffe' }],
-  ['warranty', { es: 'garantía garantia', fr: 'garantie', de: 'garantie gewährleistung', pt: 'garantia', it: 'garanzia' }],
-  ['password', { es: 'contraseña contraseñas', de: 'passwort kennwort', pt: 'senha senhas' }],
-  ['phone', { es: 'teléfono telefono llamar llamada', fr: 'téléphone telephone appeler appel', de: 'telefon anrufen anruf', pt: 'telefone ligar', it: 'telefono chiamare chiamata' }],
-  ['discount', { es: 'descuento descuentos rebaja rebajas promoción', fr: 'réduction réductions remise rabais promotion', de: 'rabatt rabatte ermäßigung nachlass', pt: 'desconto descontos promoção', it: 'sconto sconti riduzione promozione' }],
-  ['damage', { es: 'dañado dañada daño roto', fr: 'endommagé endommagée cassé cassée abîmé', de: 'beschädigt schaden kaputt', pt: 'danificado danificada estragado', it: 'danneggiato danneggiata danno rotto rotta' }],
-  ['free', { es: 'gratis gratuito gratuita gratuitos', fr: 'gratuit gratuite gratuits gratuitement offert', de: 'kostenlos gratis umsonst kostenfrei kostenlose kostenlosen kostenloser', pt: 'grátis gratis gratuito gratuita', it: 'gratis gratuito gratuita gratuiti' }],
-  ['year', { es: 'año años anual', fr: 'année années annuel', de: 'jahr jahre jahren jährlich', pt: 'ano anos anual', it: 'anno anni annuale' }],
-  ['month', { es: 'mes meses mensual', fr: 'mois mensuel', de: 'monat monate monaten monatlich', pt: 'mês meses mensal', it: 'mese mesi mensile' }],
-  ['fix', { es: 'reparar reparación reparaciones arreglar', fr: 'réparer réparation réparations', de: 'reparatur reparaturen reparieren', pt: 'reparar reparação conserto consertar', it: 'riparare riparazione riparazioni' }],
-  ['receipt', { es: 'factura facturas recibo', fr: 'facture factures reçu', de: 'rechnung rechnungen quittung beleg', pt: 'fatura faturas recibo', it: 'fattura fatture ricevuta scontrino' }],
-  ['subscription', { es: 'suscripción abono membresía', fr: 'abonnement adhésion', de: 'abo abonnement mitgliedschaft', pt: 'assinatura subscrição', it: 'abbonamento' }],
-  ['home', { es: 'casa domicilio', fr: 'domicile maison', de: 'zuhause', pt: 'casa domicílio', it: 'casa domicilio' }],
-  ['minimum', { es: 'mínimo mínima', de: 'mindestens', pt: 'mínimo mínima', it: 'minimo minima' }],
-  ['maximum', { es: 'máximo máxima', de: 'höchstens maximal', pt: 'máximo máxima', it: 'massimo massima' }],
-  ['exchange', { es: 'cambio cambiar', fr: 'échange échanger', de: 'umtausch umtauschen', pt: 'troca trocar', it: 'cambio cambiare' }],
-  ['open', { es: 'abierto abierta abiertos abren abrir apertura', fr: 'ouvert ouverte ouverts ouvrez ouverture', de: 'geöffnet offen öffnen öffnungszeiten', pt: 'aberto aberta abertos abrem abrir abertura', it: 'aperto aperta aperti aprite apertura' }],
-  ['book', { es: 'reserva reservas reservar', fr: 'réservation réservations réserver', de: 'buchung buchen reservierung reservieren', pt: 'reserva reservas reservar', it: 'prenotazione prenotazioni prenotare' }],
-  ['pay', { es: 'pagar pago pagos', fr: 'payer paiement paiements', de: 'zahlen bezahlen zahlung', pt: 'pagar pagamento pagamentos', it: 'pagare pagamento pagamenti' }],
-  ['pet', { es: 'perro perros mascota mascotas', fr: 'chien chiens animal animaux', de: 'hund hunde haustier haustiere', pt: 'cão cães cachorro animal animais', it: 'cani animale animali' }],
-  ['child', { es: 'niño niños niña niñas', fr: 'enfant enfants', de: 'kinder', pt: 'criança crianças', it: 'bambino bambini bambina bambine' }],
-  ['park', { es: 'aparcamiento aparcar', fr: 'stationnement garer', de: 'parkplatz parkplätze parken', pt: 'estacionamento estacionar', it: 'parcheggio parcheggiare' }],
-  ['appointment', { es: 'cita citas', de: 'termin termine', it: 'appuntamento appuntamenti' }],
-  ['age', { es: 'edad', fr: 'âge', pt: 'idade', it: 'età' }],
-  ['trial', { es: 'prueba', fr: 'essai', de: 'testphase testversion probezeit probeabo', pt: 'teste avaliação', it: 'prova' }],
-  ['account', { es: 'cuenta cuentas', fr: 'compte comptes', de: 'konto konten benutzerkonto', pt: 'conta contas', it: 'conto' }],
-  ['order', { es: 'pedido pedidos', fr: 'commande commandes commander', de: 'bestellung bestellungen bestellen', pt: 'pedido pedidos', it: 'ordine ordini ordinare' }],
-  ['return', { es: 'devolución devoluciones devolver', fr: 'retour retours retourner', de: 'rücksendung rückgabe zurückschicken zurückgeben retoure', pt: 'devolução devoluções devolver', it: 'reso resi restituire restituzione' }],
-  ['delete', { es: 'eliminar borrar', fr: 'supprimer suppression', de: 'löschen löschung', pt: 'excluir apagar', it: 'eliminare' }],
-  ['support', { es: 'soporte asistencia', fr: 'assistance', de: 'kundendienst kundenservice', pt: 'suporte atendimento', it: 'assistenza supporto' }],
-  ['card', { es: 'tarjeta tarjetas', fr: 'carte cartes', de: 'karte karten kreditkarte', pt: 'cartão cartões', it: 'carta carte' }],
-  ['store', { es: 'tienda tiendas', fr: 'magasin magasins', de: 'laden geschäft filiale', pt: 'loja lojas', it: 'negozio negozi' }],
-  ['closed', { es: 'cerrado cerrada cerrados', fr: 'fermé fermée fermés', de: 'geschlossen', pt: 'fechado fechada fechados', it: 'chiuso chiusa chiusi' }],
-  ['data', { es: 'datos', fr: 'données', de: 'daten', pt: 'dados', it: 'dati' }],
-  ['export', { es: 'exportar', fr: 'exporter exportation', de: 'exportieren', pt: 'exportar', it: 'esportare' }],
-  ['user', { es: 'usuario usuarios', fr: 'utilisateur utilisateurs', de: 'benutzer nutzer', pt: 'usuário usuários utilizador', it: 'utente utenti' }],
-  ['team', { es: 'equipo', fr: 'équipe', pt: 'equipe equipa', it: 'squadra' }],
-  ['authentication', { es: 'autenticación verificación', fr: 'authentification', de: 'authentifizierung', pt: 'autenticação verificação', it: 'autenticazione verifica' }],
-  ['security', { es: 'seguridad', fr: 'sécurité', de: 'sicherheit', pt: 'segurança', it: 'sicurezza' }],
-  ['tax', { es: 'impuesto impuestos', fr: 'taxe taxes tva', de: 'steuer steuern mehrwertsteuer mwst', pt: 'imposto impostos', it: 'imposta imposte tasse' }],
-  ['address', { es: 'dirección', fr: 'adresse', de: 'adresse anschrift', pt: 'endereço', it: 'indirizzo' }],
-  ['contact', { es: 'contacto contactar', fr: 'contacter', de: 'kontakt kontaktieren', pt: 'contato contatar contacto', it: 'contatto contattare' }],
-  ['login', { es: 'acceder acceso', fr: 'connexion connecter', de: 'anmelden anmeldung einloggen', pt: 'entrar', it: 'accedere accesso' }],
-  ['email', { es: 'correo', fr: 'courriel', de: 'e-mail', pt: 'e-mail', it: 'e-mail' }],
-  ['student', { es: 'estudiante estudiantes', fr: 'étudiant étudiants étudiante', de: 'studenten studierende', pt: 'estudante estudantes', it: 'studente studenti' }],
-  ['gift', { es: 'regalo regalos', fr: 'cadeau cadeaux', de: 'geschenk geschenke gutschein', pt: 'presente presentes', it: 'regalo regali' }],
-  ['size', { es: 'talla tallas tamaño', fr: 'taille tailles', de: 'größe größen', pt: 'tamanho tamanhos', it: 'taglia taglie' }],
-];
-
 // Words that rarely name the topic of a question: they count, but for less.
 const LIGHT_WORDS = new Set(
   `mean means meant show shows showing shown give gives giving get gets place placed find found make makes happen happens
@@ -244,14 +188,22 @@ const TRANSLATED_GROUP_OF = new Map<string, string[]>();
 const ENGLISH_HEAD_OF = new Map<string, string>();
 // For text stemmed in another language: its own stems of the translated words, onto the English term.
 const CANONICAL_IN = new Map<PhraseLanguage, Map<string, string>>();
-for (const [head, byLanguage] of TRANSLATED_GROUPS) {
+// For a question written in one of the five languages about English knowledge: each translated
+// word by its own language's stem, with its list and the English head full-text search adds.
+const TRANSLATED_IN = new Map<PhraseLanguage, Map<string, { group: string[]; head: string }>>();
+for (const [head, byLanguage] of TRANSLATED_CONCEPTS) {
   const term = CANONICAL.get(stemmer(head)) ?? stemmer(head);
   for (const [language, list] of Object.entries(byLanguage) as [PhraseLanguage, string][]) {
     const group = list.split(' ');
     if (!CANONICAL_IN.has(language)) CANONICAL_IN.set(language, new Map());
+    if (!TRANSLATED_IN.has(language)) TRANSLATED_IN.set(language, new Map());
     for (const word of group) {
-      CANONICAL.set(stemmer(word), term);
       CANONICAL_IN.get(language)!.set(STEMMERS[language](word), term);
+      TRANSLATED_IN.get(language)!.set(STEMMERS[language](word), { group, head });
+      // Read in English stemming (English knowledge, a question whose language is unclear) too,
+      // unless the English stemmer would take it for a common English word.
+      if (ENGLISH_LOOKALIKES.has(word)) continue;
+      CANONICAL.set(stemmer(word), term);
       TRANSLATED_GROUP_OF.set(stemmer(word), group);
       ENGLISH_HEAD_OF.set(stemmer(word), head);
     }
@@ -287,21 +239,23 @@ const TERM_CACHE_LIMIT = 100_000;
  * The normalised term of one lower-cased word: stemmed in the text's language and folded onto its
  * synonym group (English terms for the translated help-desk words of the other languages).
  */
-export function termOf(word: string, language: PhraseLanguage = 'en'): string {
-  const key = language === 'en' ? word : `${language}\u0000${word}`;
+export function termOf(word: string, language: PhraseLanguage = 'en', written?: PhraseLanguage): string {
+  // A word of a question written in another language than the English knowledge: its own language's concept.
+  const foreign = written !== undefined && written !== 'en' && language === 'en';
+  const key = foreign ? `${written}>en\u0000${word}` : language === 'en' ? word : `${language}\u0000${word}`;
   let term = termCache.get(key);
   if (term !== undefined) return term;
-  if (/^\p{N}/u.test(word)) term = word;
-  else if (language === 'en') {
-    const stem = stemmer(word);
-    term = CANONICAL.get(stem) ?? stem;
-  } else {
-    const stem = STEMMERS[language](word);
-    term = CANONICAL_IN.get(language)?.get(stem) ?? stem;
-  }
+  if (foreign) term = CANONICAL_IN.get(written)?.get(STEMMERS[written](word));
+  term ??= stemmedTerm(word, language);
   if (termCache.size >= TERM_CACHE_LIMIT) termCache.clear();
   termCache.set(key, term);
   return term;
+}
+
+function stemmedTerm(word: string, language: PhraseLanguage): string {
+  if (/^\p{N}/u.test(word)) return word;
+  const stem = language === 'en' ? stemmer(word) : STEMMERS[language](word);
+  return (language === 'en' ? CANONICAL.get(stem) : CANONICAL_IN.get(language)?.get(stem)) ?? stem;
 }
 
 /** True for function words that carry no topic. */
@@ -310,10 +264,10 @@ export function isStopWord(word: string): boolean {
 }
 
 /** The content terms of a text, in order (duplicates kept). */
-export function contentTerms(text: string, language: PhraseLanguage = 'en'): string[] {
+export function contentTerms(text: string, language: PhraseLanguage = 'en', written?: PhraseLanguage): string[] {
   return words(text)
     .filter((w) => !STOP_WORDS.has(w))
-    .map((w) => termOf(w, language));
+    .map((w) => termOf(w, language, written));
 }
 
 // Words the full-text index holds for the terms made up above.
@@ -329,11 +283,11 @@ const SURFACE: Record<string, string[]> = {
 const EXPANSIONS_PER_WORD = 3;
 
 /** The content terms of a text with their weights (a light word counts less). */
-export function weightedTerms(text: string, language: PhraseLanguage = 'en'): Map<string, number> {
+export function weightedTerms(text: string, language: PhraseLanguage = 'en', written?: PhraseLanguage): Map<string, number> {
   const out = new Map<string, number>();
   for (const w of words(text)) {
     if (STOP_WORDS.has(w)) continue;
-    const term = termOf(w, language);
+    const term = termOf(w, language, written);
     out.set(term, Math.max(out.get(term) ?? 0, wordWeight(w)));
   }
   return out;
@@ -343,15 +297,16 @@ export function weightedTerms(text: string, language: PhraseLanguage = 'en'): Ma
  * The words worth sending to full-text search: the content words first, then other members of
  * their synonym groups (a few each), without duplicates.
  */
-export function searchWords(text: string): string[] {
+export function searchWords(text: string, written?: PhraseLanguage): string[] {
   const own: string[] = [];
   const extra: string[] = [];
   for (const w of words(text)) {
     if (STOP_WORDS.has(w)) continue;
     own.push(...(SURFACE[w] ?? [w]));
-    const head = ENGLISH_HEAD_OF.get(stemmer(w));
+    const translated = written && written !== 'en' ? TRANSLATED_IN.get(written)?.get(STEMMERS[written](w)) : undefined;
+    const head = translated?.head ?? ENGLISH_HEAD_OF.get(stemmer(w));
     if (head) extra.push(head);
-    const group = TRANSLATED_GROUP_OF.get(stemmer(w)) ?? GROUP_OF.get(termOf(w));
+    const group = translated?.group ?? TRANSLATED_GROUP_OF.get(stemmer(w)) ?? GROUP_OF.get(termOf(w));
     if (!group) continue;
     const stems = new Set([stemmer(w)]);
     for (const member of group) {
