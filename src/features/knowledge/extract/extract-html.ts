@@ -27,7 +27,6 @@ interface DomElement extends DomNode {
   querySelectorAll(selector: string): ArrayLike<DomElement>;
   querySelector(selector: string): DomElement | null;
   textContent: string | null;
-  id: string;
   setAttribute(name: string, value: string): void;
   removeAttribute(name: string): void;
   replaceWith(...nodes: (DomElement | string)[]): void;
