@@ -13,6 +13,14 @@ import { structuredFaq, withFaqEntries } from './structured-faq.ts';
 const CHROME_SELECTORS = 'script, style, noscript, template, nav, aside, footer, form, iframe, svg, dialog, button';
 /** ids and classes of consent banners, skip links and similar overlays. */
 const OVERLAY_PATTERN = /cookie|consent|gdpr|onetrust|cookiebot|skip-link|skip-to|newsletter-signup|popup|modal/i;
+/**
+ * Class or id parts of an article's trimmings: its byline and date, breadcrumbs, share and vote
+ * buttons, "was this helpful?" and related articles. A visitor's question is never answered by
+ * them, and a related article's title would draw searches to the wrong page.
+ */
+const TRIMMINGS_PATTERN = /(?:^|[\s_-])(?:byline|author|meta|breadcrumbs?|share|sharing|social|feedback|helpful|votes?|rating|related|reading-time|read-time)(?=$|[\s_-])/i;
+/** Trimmings hold a line or two; an element longer than this is content whatever its class says. */
+const MAX_TRIMMINGS_TEXT = 300;
 /** Roles that mark page chrome rather than content. */
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'search', 'dialog', 'alertdialog', 'menu', 'menubar', 'toolbar']);
 
@@ -185,8 +193,12 @@ function removeChrome(doc: DomElement): void {
     const name = element.nodeName.toUpperCase();
     if (name === 'BODY' || name === 'HTML' || name === 'MAIN' || name === 'ARTICLE') continue;
     const label = `${element.getAttribute?.('id') ?? ''} ${element.getAttribute?.('class') ?? ''}`;
-    if (!isHiddenOrChrome(element) && !OVERLAY_PATTERN.test(label)) continue;
     const length = element.textContent?.length ?? 0;
+    if (TRIMMINGS_PATTERN.test(label) && length <= MAX_TRIMMINGS_TEXT) {
+      element.remove();
+      continue;
+    }
+    if (!isHiddenOrChrome(element) && !OVERLAY_PATTERN.test(label)) continue;
     if (length < 400 || length <= pageLength / 2) element.remove();
   }
 }

@@ -101,6 +101,8 @@ describe('extractText: HTML pages', () => {
     // Bold inside a sentence stays plain text.
     assertPresent(text, ['We love hearing from bakers.']);
     assertAbsent(text, ['Menu', 'Shop all flours', 'We use cookies', 'Join our list', 'PROMO_MARKER', 'FOOTER_MARKER', 'SCRIPT_MARKER', 'Skip to content', 'Accept', 'My account', 'Order history']);
+    // An article's trimmings: breadcrumbs, byline and date, votes, related articles.
+    assertAbsent(text, ['Help Centre', 'Tandem Support', 'Updated 2 May', 'Was this article helpful', 'Related articles', 'rye flour in bulk']);
   });
 
   it('adds the FAQ entries a page declares as JSON-LD when its visible text lacks them', async () => {
