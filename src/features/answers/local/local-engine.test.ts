@@ -178,6 +178,17 @@ describe('parley-local answers', () => {
       ["c'est tout, merci", PHRASES.fr.goodbye],
       ['Posso parlare con un operatore, per favore?', PHRASES.it.human],
       ['Bist du ein Mensch oder ein Bot?', PHRASES.de.identity(BOT.name)],
+      // As typed in a chat box: "a bot or a real person" asks what it is, "hello?? anyone around" greets.
+      ['wait r u a bot or a real person', PHRASES.en.identity(BOT.name)],
+      ['sei un bot o un umano?', PHRASES.it.identity(BOT.name)],
+      ['hello?? anyone around', BOT.welcome_message],
+      ['connect me with an agent please', PHRASES.en.human],
+      ['bitte verbinden Sie mich mit einem Mitarbeiter', PHRASES.de.human],
+      ["vous m'avez bien aidé, merci", PHRASES.fr.thanks],
+      ['valeu, ajudou demais', PHRASES.pt.thanks],
+      ['dale', PHRASES.es.acknowledgement],
+      ['gotta go, take care', PHRASES.en.goodbye],
+      ['esto es automático?', PHRASES.es.identity(BOT.name)],
     ] as const) {
       const answer = await ask(message);
       assert.equal(answer.text, reply, message);

@@ -62,6 +62,44 @@ const EXPRESSIONS: [Kind, PhraseLanguage | null, string[]][] = [
   ['human', 'de', ['mit einem menschen sprechen', 'mit jemandem sprechen', 'mit einem mitarbeiter sprechen', 'mit einer person sprechen', 'mit einem echten menschen sprechen', 'einen menschen sprechen', 'einem mitarbeiter', 'einer mitarbeiterin', 'einem menschen']],
   ['human', 'pt', ['falar com uma pessoa', 'falar com alguem', 'falar com um humano', 'falar com um atendente', 'uma pessoa real', 'um atendente', 'um humano']],
   ['human', 'it', ['parlare con una persona', 'parlare con qualcuno', 'parlare con un operatore', 'parlare con un umano', 'una persona vera', 'un operatore', 'un umano']],
+  // More ways of saying the same, in the words people type in a chat box.
+  ['greeting', 'en', ['anyone around', 'anybody there', 'anybody around', 'someone there', 'anyone here']],
+  ['greeting', 'es', ['alguien por ahi', 'hay alguien ahi', 'buen dia']],
+  ['greeting', 'fr', ['y a quelquun', 'quelquun']],
+  ['greeting', 'de', ['jemand da', 'gruezi mitenand', 'griass di', 'hoi']],
+  ['greeting', 'pt', ['alguem ai', 'tem alguem']],
+  ['greeting', 'it', ['qualcuno']],
+  ['thanks', 'en', ['thank u', 'thnks', 'thnx', 'thanx', 'tnx', 'helpful', 'thanks for the help', 'thanks for your help']],
+  ['thanks', 'es', ['me has ayudado', 'me ha ayudado', 'me ayudaste', 'me ayudo', 'muy util']],
+  ['thanks', 'fr', ['vous mavez aide', 'vous mavez bien aide', 'tu mas aide', 'tres utile']],
+  ['thanks', 'de', ['geholfen', 'merci vielmal', 'danke vielmal', 'sehr hilfreich', 'hilfreich']],
+  ['thanks', 'pt', ['ajudou', 'obrigadissimo', 'obrigadissima', 'muito util']],
+  ['thanks', 'it', ['utile', 'utili', 'mi siete stati utili', 'mi e stato utile']],
+  ['goodbye', 'en', ['cya', 'gotta go', 'got to go', 'gtg', 'i have to go', 'i must go']],
+  ['goodbye', 'es', ['me tengo que ir', 'chau']],
+  ['goodbye', 'fr', ['je dois y aller']],
+  ['goodbye', 'de', ['pfiat di', 'ciao zusammen', 'ade', 'tschau']],
+  ['goodbye', 'pt', ['ate a proxima', 'ate amanha', 'tenha um bom dia', 'tenha uma boa tarde']],
+  ['goodbye', 'it', ['alla prossima', 'a dopo']],
+  ['acknowledgement', 'en', ['yes', 'yeah', 'yep', 'yup', 'roger', 'ok then', 'alright then']],
+  ['acknowledgement', 'es', ['dale', 'si', 'claro', 'ok vale', 'va']],
+  ['acknowledgement', 'fr', ['oui', 'ca marche', 'ok ca marche', 'pas de souci', 'pas de probleme']],
+  ['acknowledgement', 'de', ['ja', 'passt', 'jo', 'macht sinn', 'okay danke', 'ach so']],
+  ['acknowledgement', 'pt', ['sim', 'ta bom', 'ta', 'pronto', 'fechado', 'ok entendi']],
+  ['acknowledgement', 'it', ['si', 'ok allora', 'va benissimo']],
+  ['human', 'en', ['connect me with an agent', 'connect me to an agent', 'connect me with a human', 'connect me to a human', 'connect me with someone', 'transfer me to an agent', 'transfer me to a human', 'put me through to someone', 'a real human']],
+  ['human', 'es', ['pasame con alguien', 'pasame con un humano', 'pasame con una persona', 'pasame con un agente', 'alguien de verdad', 'una persona de verdad']],
+  ['human', 'fr', ['un agent', 'parler a une vraie personne', 'mettez moi en relation', 'mettre en relation', 'une personne reelle']],
+  ['human', 'de', ['mit einem menschen reden', 'mit einem echten menschen reden', 'mit jemandem reden', 'mit nem menschen sprechen', 'mit nem menschen reden', 'nem menschen', 'echten menschen', 'verbinden sie mich']],
+  ['human', 'pt', ['me passa pra um humano', 'me passa para um humano', 'falar com um colaborador', 'um colaborador', 'uma pessoa de verdade', 'gente de verdade']],
+  ['human', 'it', ['un operatore umano', 'mi passi un operatore', 'una persona reale']],
+  // "A bot or a person?": one question about what it is, not a request for a person.
+  ['identity', 'en', ['a bot or a real person', 'a bot or a person', 'a bot or a human', 'bot or human', 'a robot or a person', 'a robot or a human', 'r u a bot', 'are u a bot', 'r u human', 'is this automated', 'automated', 'is this ai', 'an ai']],
+  ['identity', 'es', ['esto es automatico', 'es automatico', 'un bot o una persona real', 'un bot o una persona', 'un bot o un humano', 'sos un bot', 'automatico', 'automatica', 'eres una ia']],
+  ['identity', 'fr', ['un robot ou une vraie personne', 'un bot ou une vraie personne', 'un bot ou un humain', 'tes un robot', 't es un robot', 'tes un bot', 'automatique', 'une ia', 'vous etes une ia', 'es tu une ia']],
+  ['identity', 'de', ['ein bot oder ein mensch', 'bot oder mensch', 'automatisch', 'eine ki', 'einer ki', 'bist du eine ki', 'mit wem schreibe ich gerade']],
+  ['identity', 'pt', ['isso e automatico', 'um bot ou uma pessoa', 'bot ou gente de verdade', 'e bot', 'com quem estou a falar', 'automatico', 'automatica', 'uma ia']],
+  ['identity', 'it', ['un bot o un umano', 'un bot o una persona', 'automatico', 'automatica', 'un ia', 'un intelligenza artificiale']],
   // Ending the conversation without a goodbye word.
   ['goodbye', 'en', ['no thanks', 'no thank you', 'thats all', 'that is all', 'nothing else', 'im good', 'i am good', 'thats it', 'that is it']],
   ['goodbye', 'es', ['adios', 'hasta luego', 'hasta pronto', 'hasta manana', 'chao', 'nos vemos', 'eso es todo', 'es todo', 'nada mas', 'eso seria todo']],
@@ -83,8 +121,14 @@ const FILLER = new Set(
   voulais wollte volevo me mi te ti replies c est ist es era tres muy sehr claro clair klar chiaro rapide rapida
   schnelle rapido schnell antwort respuesta reponse resposta risposta die le ajudou ayudo bastante viel oder robot
   roboter robo ai ia ki mensch humano human humain umano real reale vera echt vraie vrai ein un une um uma una an del de
-  du des dem der il cest ca repondre responder rispondere antworten`.split(/\s+/),
+  du des dem der il cest ca repondre responder rispondere antworten youve been earlier before then pls plz svp bitte
+  wait talk speak chat connect transfer through put lo antes monton verdad no con moi tout heure l a relation avec
+  furs erste sie haben mir hast mich hier im bin gerade demais ha bocado tenha isso pra passa siete stati di prima
+  ora allora passi ce cui parlare hablar falar parler reden sprechen hey again u esto das mit foi sil vous plait
+  laide lheure laiuto messaggio mensaje message nachricht mensagem`.split(/\s+/),
 );
+
+const OR_WORDS = new Set(['or', 'o', 'ou', 'oder']);
 
 const LEXICON = new Map<string, { kind: Kind; language: PhraseLanguage | null }>();
 const LONGEST = Math.max(...EXPRESSIONS.flatMap(([, , list]) => list.map((e) => e.split(' ').length)));
@@ -138,7 +182,7 @@ export function stripGreeting(message: string): string {
 /** The small talk a message consists of, or null when it says anything more (a question, a request). */
 export function recogniseSmallTalk(message: string, botName = ''): SmallTalk | null {
   const tokens = fold(message);
-  if (tokens.length === 0 || tokens.length > 12 || /\?\s*\S/.test(message.replace(/^[^?]*\b(?:how|hows)\b[^?]*\?\s*/i, ''))) return null;
+  if (tokens.length === 0 || tokens.length > 12) return null;
   const nameWords = new Set(fold(botName));
   const kinds = new Set<Kind>();
   let language: PhraseLanguage | null = null;
@@ -146,7 +190,9 @@ export function recogniseSmallTalk(message: string, botName = ''): SmallTalk | n
   while (i < tokens.length) {
     const expression = expressionAt(tokens, i);
     if (expression) {
-      kinds.add(expression.kind);
+      // "Are you a bot or a real person?" asks what it is; it does not ask for a person.
+      const asksWhich = expression.kind === 'human' && kinds.has('identity') && i > 0 && OR_WORDS.has(tokens[i - 1]!);
+      kinds.add(asksWhich ? 'identity' : expression.kind);
       // "ok" and "bye" are English words written in every language: another language's words decide.
       if (expression.language && (language === null || language === 'en')) language = expression.language;
       i += expression.size;
