@@ -482,6 +482,16 @@ describe('parley-local helpers', () => {
     assert.deepEqual(splitSentences('**Dr. Henrik Solberg**: Oral surgeon. Sees patients on Tuesdays.'), ['**Dr. Henrik Solberg**: Oral surgeon.', 'Sees patients on Tuesdays.']);
   });
 
+  test('a line all in bold (an FAQ question) is quoted and titles the sentences after it', () => {
+    const faq = splitUnits('**Do you deliver on Sundays?**\nNo, our couriers rest on Sundays.\n\n**Can I collect?**\nYes, from noon.');
+    assert.deepEqual(faq.map((u) => [u.text, u.localHeading]), [
+      ['**Do you deliver on Sundays?**', 'Do you deliver on Sundays?'],
+      ['No, our couriers rest on Sundays.', 'Do you deliver on Sundays?'],
+      ['**Can I collect?**', 'Can I collect?'],
+      ['Yes, from noon.', 'Can I collect?'],
+    ]);
+  });
+
   test('a table row is read with its column names, a value the same in every column said once', () => {
     const table = '| Service | Small | Large |\n| --- | --- | --- |\n| Full groom | $65 | $98 |\n| Nail trim | $15 | $15 |\n\n| | |\n| --- | --- |\n| Sunday | Closed |';
     assert.deepEqual(splitUnits(table).map((u) => u.text), ['Service: Full groom — Small: $65; Large: $98', 'Service: Nail trim — $15', 'Sunday — Closed']);

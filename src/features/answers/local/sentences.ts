@@ -17,6 +17,7 @@ export interface TextUnit {
 const LIST_MARKER = /^\s*(?:[-*+•]|\d{1,2}[.)])\s+/;
 const HEADING = /^\s*#{1,6}\s+(.*)$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}/;
+const BOLD_LINE = /^\*\*([^*]+)\*\*$/;
 const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'st', 'no', 'vs', 'etc', 'approx', 'inc', 'ltd', 'co', 'jr', 'sr', 'fig', 'ca', 'ave', 'nr', 'sra', 'sr', 'mme', 'bzw', 'usw', 'ggf', 'z']);
 
 /** Splits a passage into quotable units, in order. */
@@ -46,6 +47,9 @@ export function splitUnits(text: string): TextUnit[] {
       continue;
     }
     tableHeader = null;
+    // A line all in bold titles what follows (an FAQ's question): quoted, and context for the answer after it.
+    const title = BOLD_LINE.exec(line);
+    if (title) localHeading = title[1]!.trim();
     const marker = LIST_MARKER.exec(line);
     const body = marker ? line.slice(marker[0].length) : line;
     splitSentences(body).forEach((sentence, i) => units.push({ text: sentence, listItem: Boolean(marker), localHeading, itemOffset: marker ? i : 0 }));
