@@ -452,6 +452,11 @@ describe('parley-local helpers', () => {
       assert.ok(expected.pattern.test(kinds[kind as keyof typeof kinds]), `${question} asks for a ${kind}`);
     }
     assert.ok(!expectedKind('What temperature is the pool kept at?')!.pattern.test('The pool is open until 9 pm.'));
+    // A person is two capitalised words, not a place's name.
+    const person = expectedKind('Who is the manager of the Birchfield store?')!;
+    assert.equal(person.name, 'person');
+    assert.ok(person.pattern.test('The store manager is Dana Whitfield.'));
+    assert.ok(!person.pattern.test('Returns at our Old Mill and Birchfield stores are free; park on Quay Street.'));
     // A file's size is a measure too.
     assert.ok(expectedKind('How big can each file be?')!.pattern.test('Largest file: 15 MB per file'));
     assert.ok(expectedKind('Quelle taille pour une pièce jointe ?')!.pattern.test('jusqu’à 10 Mo par fichier'));

@@ -372,7 +372,8 @@ const MONEY = /[$€£¥]\s?\d|\d\s?[$€£¥]|\d\s?(?:usd|eur|gbp|chf|dollars?|
 const NUMBER = /\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred)\b/i;
 const TIME = /\b\d{1,2}(?::\d{2})?\s*(?:a\.m\.|p\.m\.|am|pm|uhr)\b|\b\d{1,2}(?::|\s?h\s?)\d{2}\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:montags?|dienstags?|mittwochs?|donnerstags?|freitags?|samstags?|sonntags?|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bados?|domingos?|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|segunda|ter[çc]a|quarta|quinta|sexta|luned[iì]|marted[iì]|mercoled[iì]|gioved[iì]|venerd[iì]|sabato|domenica)\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(?:before|after|when|once|within|vor|nach|avant|apr[èe]s|antes|despu[ée]s|depois|prima|dopo|entro)\b/i;
 const PLACE = />|\b(?:at|in|on|under|to|im|em|nel|nella|alla|au)\s+(?:the\s+)?\p{Lu}|\b(?:avenue|street|road|way|page|menu|settings|account|address|calle|avenida|rue|stra(?:ß|ss)e|str\.|platz|rua|via|viale|piazza|largo)\b/iu;
-const PERSON = /\p{Lu}\p{Ll}+\s+\p{Lu}\p{Ll}+/u;
+// Two capitalised words, unless the second names a place or an organisation ("Old Mill", "Quay Street").
+const PERSON = /\p{Lu}\p{Ll}+\s+(?!(?:Street|St|Road|Rd|Avenue|Ave|Lane|Way|Drive|Square|Plaza|Place|Park|Falls|Heights|Hill|Hills|Mill|Bay|Beach|Valley|Village|City|Town|Center|Centre|Mall|Market|Station|Bridge|Tower|House|Hall|Club|Store|Shop|Studio|Gym|Hotel|Clinic|Labs?|Inc|Ltd|Plus|Pro|Premium|Basic|Standard|Express|Care|Support|Team|App|Rewards?|Card|Cards|Plan|Policy|Guarantee)\b)\p{Lu}\p{Ll}+/u;
 const REASON = /\b(?:because|reasons?|due to|caused by|as a result|porque|parce que|weil|perch[ée]|poich[ée])\b/i;
 const CONTACT = /@|\+?\d[\d\s().-]{7,}\d|https?:\/\//;
 // A measured size, weight, volume, distance, temperature or file size: "104 cm", "1.2 kg", "34°F", "650 mètres", "15 MB".
