@@ -237,10 +237,11 @@ const TERM_CACHE_LIMIT = 100_000;
 
 /**
  * The normalised term of one lower-cased word: stemmed in the text's language and folded onto its
- * synonym group (English terms for the translated help-desk words of the other languages).
+ * synonym group (English terms for the translated help-desk words of the other languages). A word
+ * of a question `written` in another language, scored against English knowledge, is first looked
+ * up among its own language's translated words.
  */
 export function termOf(word: string, language: PhraseLanguage = 'en', written?: PhraseLanguage): string {
-  // A word of a question written in another language than the English knowledge: its own language's concept.
   const foreign = written !== undefined && written !== 'en' && language === 'en';
   const key = foreign ? `${written}>en\u0000${word}` : language === 'en' ? word : `${language}\u0000${word}`;
   let term = termCache.get(key);
