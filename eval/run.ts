@@ -32,6 +32,7 @@ import { answerProbability } from '../src/features/answers/local/answerability.t
 const FIT = process.argv.some((arg) => arg === '--fit' || arg === '--fit=answerability');
 const FIT_RANKING = process.argv.includes('--fit');
 const ALWAYS_ANSWER = process.env.EVAL_ALWAYS_ANSWER === '1';
+const PLAIN = process.env.EVAL_PLAIN === '1';
 const samples: Sample[] = [];
 
 interface Outcome {
@@ -104,7 +105,9 @@ async function loadBusiness(business: Business, stack: Stack) {
     const title = extracted.title || doc.file;
     titleOf.set(doc.file, title);
     texts.push({ file: doc.file, title, text: extracted.text });
-    await stack.knowledge.addDocument(botId, { name: title, content: extracted.text });
+    // EVAL_PLAIN=1: the knowledge as if pasted from a browser, its headings' "#" and bold "**" gone.
+    const content = PLAIN ? extracted.text.replace(/^#+\s*/gm, '').replace(/\*\*/g, '') : extracted.text;
+    await stack.knowledge.addDocument(botId, { name: title, content });
   }
   const bot: AnswerBot = {
     id: botId,

@@ -497,6 +497,18 @@ describe('parley-local helpers', () => {
     ]);
   });
 
+  test('in text pasted without formatting, a question line and a short title line title what follows', () => {
+    const pasted = 'Delivery\n\nOrders ship within 2 days.\n\nDo you ship abroad?\nYes, to Canada for $15.\n\nThanks for reading';
+    assert.deepEqual(splitUnits(pasted).map((u) => [u.text, u.localHeading]), [
+      ['Delivery', 'Delivery'],
+      ['Orders ship within 2 days.', 'Delivery'],
+      ['Do you ship abroad?', 'Do you ship abroad?'],
+      ['Yes, to Canada for $15.', 'Do you ship abroad?'],
+      // A last short line has nothing after it to title.
+      ['Thanks for reading', 'Do you ship abroad?'],
+    ]);
+  });
+
   test('a table row is read with its column names, a value the same in every column said once', () => {
     const table = '| Service | Small | Large |\n| --- | --- | --- |\n| Full groom | $65 | $98 |\n| Nail trim | $15 | $15 |\n\n| | |\n| --- | --- |\n| Sunday | Closed |';
     assert.deepEqual(splitUnits(table).map((u) => u.text), ['Service: Full groom — Small: $65; Large: $98', 'Service: Nail trim — $15', 'Sunday — Closed']);

@@ -18,6 +18,9 @@ const LIST_MARKER = /^\s*(?:[-*+•]|\d{1,2}[.)])\s+/;
 const HEADING = /^\s*#{1,6}\s+(.*)$/;
 const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}/;
 const BOLD_LINE = /^\*\*([^*]+)\*\*$/;
+// A question alone on its line; a capitalised line of a few words without a stop.
+const QUESTION_LINE = /^(?![-*+•|]\s)[^.!?]{3,150}\?$/;
+const TITLE_LINE = /^(?![-*+•|#]\s)\p{Lu}[^.!,;:]{0,80}[^.!,;:\s]$/u;
 const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'st', 'no', 'vs', 'etc', 'approx', 'inc', 'ltd', 'co', 'jr', 'sr', 'fig', 'ca', 'ave', 'nr', 'sra', 'sr', 'mme', 'bzw', 'usw', 'ggf', 'z']);
 
 /** Splits a passage into quotable units, in order. */
@@ -25,35 +28,39 @@ export function splitUnits(text: string): TextUnit[] {
   const units: TextUnit[] = [];
   let localHeading = '';
   let tableHeader: string[] | null = null;
-  for (const line of logicalLines(text)) {
+  const lines = logicalLines(text);
+  lines.forEach((line, at) => {
     if (!line) {
       tableHeader = null;
-      continue;
+      return;
     }
     const heading = HEADING.exec(line);
     if (heading) {
       localHeading = heading[1]!.trim();
       tableHeader = null;
-      continue;
+      return;
     }
     if (line.startsWith('|')) {
       const cells = tableCells(line);
-      if (TABLE_SEPARATOR.test(line)) continue;
+      if (TABLE_SEPARATOR.test(line)) return;
       if (!tableHeader) {
         tableHeader = cells;
-        continue;
+        return;
       }
       units.push({ text: tableRow(tableHeader, cells), listItem: true, localHeading, itemOffset: 0 });
-      continue;
+      return;
     }
     tableHeader = null;
-    // A line all in bold titles what follows (an FAQ's question): quoted, and context for the answer after it.
+    // A line all in bold titles what follows (an FAQ's question): quoted, and context for the answer
+    // after it. So does, in text pasted without its formatting, a question alone on its line or a
+    // short line without a stop standing alone before a paragraph (a heading that lost its "#").
     const title = BOLD_LINE.exec(line);
     if (title) localHeading = title[1]!.trim();
+    else if (QUESTION_LINE.test(line) || (TITLE_LINE.test(line) && !lines[at - 1] && !lines[at + 1] && lines[at + 2])) localHeading = line;
     const marker = LIST_MARKER.exec(line);
     const body = marker ? line.slice(marker[0].length) : line;
     splitSentences(body).forEach((sentence, i) => units.push({ text: sentence, listItem: Boolean(marker), localHeading, itemOffset: marker ? i : 0 }));
-  }
+  });
   return units;
 }
 
