@@ -37,6 +37,16 @@ describe('chunking', () => {
     assert.equal(tables.map((p) => p.text.split('\n').slice(2).join('\n')).join('\n'), rows);
   });
 
+  it('reads a short line standing alone before a paragraph of plain text as a section title, and keeps it', () => {
+    const pasted = 'Delivery\n\nOrders ship within 2 days.\n\nClosed on Sundays\n\nThe shop opens at 9 am on other days.\n\nThanks for reading';
+    assert.deepEqual(chunkText(pasted), [
+      { heading: 'Delivery', text: 'Delivery\n\nOrders ship within 2 days.' },
+      { heading: 'Closed on Sundays', text: 'Closed on Sundays\n\nThe shop opens at 9 am on other days.\n\nThanks for reading' },
+    ]);
+    // Text with Markdown headings keeps its own.
+    assert.deepEqual(chunkText('# Delivery\n\nShort line\n\nOrders ship within 2 days.'), [{ heading: 'Delivery', text: 'Short line\n\nOrders ship within 2 days.' }]);
+  });
+
   it('splits sentences without breaking numbers or abbreviations before lower-case words', () => {
     assert.deepEqual(splitSentences('Plans cost $9.99 per month. Refunds take 5 days! Is that ok? yes e.g. fine.'), [
       'Plans cost $9.99 per month.',

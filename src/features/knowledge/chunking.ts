@@ -34,7 +34,17 @@ function sections(text: string): { heading: string; paragraphs: string[] }[] {
     if (paragraph.length > 0) current.paragraphs.push(paragraph.join('\n').trim());
     paragraph = [];
   };
-  for (const line of text.replace(/\r\n?/g, '\n').split('\n')) {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  // Text pasted without its formatting has lost its "#": a short line standing alone before a
+  // paragraph titles a section. It stays in the text as well (it may be a fact: "Closed on Sundays").
+  const plain = !lines.some((line) => HEADING.test(line));
+  lines.forEach((line, i) => {
+    if (plain && isTitleLine(lines, i)) {
+      endParagraph();
+      if (current.paragraphs.length > 0) out.push(current);
+      current = { heading: line.trim(), paragraphs: [line.trim()] };
+      return;
+    }
     const heading = HEADING.exec(line);
     if (heading) {
       endParagraph();
@@ -48,10 +58,18 @@ function sections(text: string): { heading: string; paragraphs: string[] }[] {
     } else {
       paragraph.push(line);
     }
-  }
+  });
   endParagraph();
   if (current.paragraphs.length > 0) out.push(current);
   return out;
+}
+
+// A capitalised line of a few words without a stop (a question ends with one: it stays a line).
+const TITLE_LINE = /^(?![-*+•|]\s)\p{Lu}[^.!,;:?]{0,80}[^.!,;:?\s]$/u;
+
+/** A title line of plain text: alone between blank lines, with a paragraph after it. */
+function isTitleLine(lines: string[], i: number): boolean {
+  return TITLE_LINE.test(lines[i]!.trim()) && !lines[i - 1]?.trim() && !lines[i + 1]?.trim() && Boolean(lines[i + 2]?.trim());
 }
 
 /**
