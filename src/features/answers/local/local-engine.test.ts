@@ -439,6 +439,7 @@ describe('parley-local helpers', () => {
       ['Lowest temp in Fahrenheit for this bag?', 'measure'],
       ['¿Cuánto pesa la bicicleta?', 'measure'],
       ['Wie schwer ist das E-Bike?', 'measure'],
+      ['Wie viel wiegt das Zelt?', 'measure'],
       ['How often can a guest come?', 'frequency'],
       ['Combien de fois par an ?', 'frequency'],
       // "How far ahead" asks for a time, not a distance; "wie hoch" usually for an amount.
