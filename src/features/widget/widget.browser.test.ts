@@ -284,6 +284,43 @@ describe('The chat widget in a browser', { skip: browserSkip }, () => {
     );
   });
 
+  it('keeps a hand-back that arrives live while the catch-up history it overtook is still on its way', async () => {
+    const { owner, bot } = await botWithKnowledge();
+    const { page, problems } = await openDemo(bot.id);
+    await sendMessage(page, 'Hello there');
+    await finishedAnswer(page, 1);
+    const { sessionId } = await sessionOf(page, bot.id);
+    const inbox = `/api/dashboard/bots/${bot.id}/inbox/${sessionId}`;
+    assert.equal((await t.request('POST', `${inbox}/takeover`, { token: owner.token })).status, 200);
+    await page.locator(widget.notice).waitFor({ timeout: WAIT_MS });
+
+    // After a reload the widget loads the history, opens the live stream and then fetches the history
+    // again to catch up. That catch-up is read now, while the conversation is still taken over, and
+    // delivered only after the hand-back has arrived on the live stream.
+    let historyCalls = 0;
+    let deliverCatchUp: () => void = () => {};
+    const catchUpHeld = new Promise<void>((resolve) => (deliverCatchUp = resolve));
+    let caughtUp: () => void = () => {};
+    const catchUpRead = new Promise<void>((resolve) => (caughtUp = resolve));
+    await page.route('**/api/widget/sessions/*/messages*', async (route) => {
+      if (++historyCalls !== 2) return route.continue();
+      const response = await route.fetch();
+      caughtUp();
+      await catchUpHeld;
+      await route.fulfill({ response });
+    });
+    await page.reload();
+    await page.locator('parley-chat[data-live=open]').waitFor({ state: 'attached', timeout: WAIT_MS });
+    await catchUpRead;
+    assert.equal((await t.request('POST', `${inbox}/release`, { token: owner.token })).status, 200);
+    await page.locator(widget.notice).waitFor({ state: 'detached', timeout: WAIT_MS });
+    deliverCatchUp();
+    await page.waitForFunction(() => !document.querySelector('parley-chat')!.shadowRoot!.querySelector('[aria-busy=true]'));
+    await page.waitForTimeout(300);
+    assert.equal(await page.locator(widget.notice).count(), 0, 'the older catch-up does not bring the takeover back');
+    assert.deepEqual(problems, []);
+  });
+
   it('shows what the knowledge says about <script> and <img onerror> as text, and no javascript: link', async () => {
     const knowledge = [
       'The door code of the back office is <script>window.pwned = 1</script> 4711 <img src=x onerror="alert(2)">, changed every Monday.',

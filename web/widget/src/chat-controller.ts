@@ -78,10 +78,15 @@ export function createChatController({ api, storage, store, emitter, browserLang
   /** Ids of stored messages in the log, so that one that arrives twice is shown once. */
   const shown = new Set<string>();
 
+  /** Counts the live takeover changes, so that a catch-up answered before one does not undo it. */
+  let statusChanges = 0;
+
   const live = createLiveConnection({
     onEvent(name, data) {
-      if (name === 'status') store.set({ takenOver: Boolean(data.taken_over) });
-      else if (data?.author === 'operator') addOperatorMessage(data as StoredMessage);
+      if (name === 'status') {
+        statusChanges++;
+        store.set({ takenOver: Boolean(data.taken_over) });
+      } else if (data?.author === 'operator') addOperatorMessage(data as StoredMessage);
     },
     onOpen: () => void catchUp().catch(() => {}),
     onState: (state) => onLiveState?.(state),
@@ -120,8 +125,10 @@ export function createChatController({ api, storage, store, emitter, browserLang
   async function catchUp(): Promise<void> {
     const sessionId = storage.load().sessionId;
     if (!sessionId) return;
+    const changesBefore = statusChanges;
     const history = await api.history(sessionId, storage.load().visitorId);
-    store.set({ takenOver: history.taken_over });
+    // A takeover change that came live while the history was on its way is newer than the history.
+    if (statusChanges === changesBefore) store.set({ takenOver: history.taken_over });
     for (const message of history.messages) if (message.author === 'operator') addOperatorMessage(message);
   }
 
