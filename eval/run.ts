@@ -134,7 +134,7 @@ async function rankingSamplesOf(business: Business, stack: Stack): Promise<Ranki
     if (!query.searchText) continue;
     // Scored as the engine scores it: in the stemming of the knowledge it reaches.
     const passages = await stack.knowledge.retriever.search(bot.id, query.searchText, PASSAGES_TO_READ);
-    const stemming = stemmingLanguage(asked, knowledgeLanguage(passages));
+    const stemming = stemmingLanguage(written, knowledgeLanguage(passages));
     const { units } = scoreUnits(prepareQuery(asked, question.history ?? [], stemming, written).model, passages);
     const next = (u: (typeof units)[number]) => units.find((v) => v.passage === u.passage && v.index === u.index + 1)?.text ?? '';
     samples.push({

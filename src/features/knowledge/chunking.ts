@@ -2,7 +2,7 @@
  * Splits a source's text into passages of a few hundred words, at headings first, then paragraphs,
  * then sentences, keeping each passage's heading path.
  */
-import { splitSentences as splitIntoSentences } from '../answers/local/sentences.ts';
+import { isTitleLine, splitSentences as splitIntoSentences, TABLE_SEPARATOR } from '../answers/local/sentences.ts';
 
 export interface Passage {
   /** Heading path, e.g. "Shipping > International" ('' before the first heading). */
@@ -64,14 +64,6 @@ function sections(text: string): { heading: string; paragraphs: string[] }[] {
   return out;
 }
 
-// A capitalised line of a few words without a stop (a question ends with one: it stays a line).
-const TITLE_LINE = /^(?![-*+•|]\s)\p{Lu}[^.!,;:?]{0,80}[^.!,;:?\s]$/u;
-
-/** A title line of plain text: alone between blank lines, with a paragraph after it. */
-function isTitleLine(lines: string[], i: number): boolean {
-  return TITLE_LINE.test(lines[i]!.trim()) && !lines[i - 1]?.trim() && !lines[i + 1]?.trim() && Boolean(lines[i + 2]?.trim());
-}
-
 /**
  * Pieces of at most MAX_WORDS: a long paragraph is cut between sentences, a long list or table
  * between its lines (a table's header and separator then start every piece, so that each row keeps
@@ -86,7 +78,6 @@ function pieces(paragraph: string): string[] {
 }
 
 const LIST_OR_ROW = /^\s*(?:[-*+•]|\d{1,3}[.)]|\|)\s/;
-const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}/;
 
 function linePieces(lines: string[]): string[] {
   const header = lines.length > 2 && lines[0]!.trimStart().startsWith('|') && TABLE_SEPARATOR.test(lines[1]!) ? lines.slice(0, 2) : [];

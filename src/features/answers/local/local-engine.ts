@@ -78,7 +78,7 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   const language = chooseLanguage(request, undefined, knowledge);
   const phrases = PHRASES[language];
   // The question is scored in the knowledge's stemming (the search above needed only its words).
-  const stemming = stemmingLanguage(asked, knowledge);
+  const stemming = stemmingLanguage(written, knowledge);
   const scored = stemming === 'en' ? query : prepareQuery(asked, request.history, stemming, written);
   const selection = chooseUnits(asked, request.history, scored, passages, options, written);
   const decision = { evidence: selection.evidence, probability: selection.probability };
@@ -98,9 +98,9 @@ export function knowledgeLanguage(passages: RetrievedPassage[]): PhraseLanguage 
   return detectLanguage(passages.slice(0, 3).map((p) => p.text.slice(0, KNOWLEDGE_SAMPLE_CHARS / 3)).join('\n'));
 }
 
-/** The language a question and its passages are stemmed in: the knowledge's, else the question's, else English. */
-export function stemmingLanguage(question: string, knowledge: PhraseLanguage | null): PhraseLanguage {
-  return knowledge ?? detectLanguage(question) ?? 'en';
+/** The language a question and its passages are stemmed in: the knowledge's, else the question's (`written`, when clear), else English. */
+export function stemmingLanguage(written: PhraseLanguage | undefined, knowledge: PhraseLanguage | null): PhraseLanguage {
+  return knowledge ?? written ?? 'en';
 }
 
 // "Where is the showroom and when is it open?": two questions joined by "and".

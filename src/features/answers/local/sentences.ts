@@ -16,11 +16,19 @@ export interface TextUnit {
 
 const LIST_MARKER = /^\s*(?:[-*+•]|\d{1,2}[.)])\s+/;
 const HEADING = /^\s*#{1,6}\s+(.*)$/;
-const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}/;
+export const TABLE_SEPARATOR = /^\s*\|?\s*:?-{2,}/;
 const BOLD_LINE = /^\*\*([^*]+)\*\*$/;
-// A question alone on its line; a capitalised line of a few words without a stop.
+// A question alone on its line; a capitalised line of a few words without a stop (a question ends with one).
 const QUESTION_LINE = /^(?![-*+•|]\s)[^.!?]{3,150}\?$/;
-const TITLE_LINE = /^(?![-*+•|#]\s)\p{Lu}[^.!,;:]{0,80}[^.!,;:\s]$/u;
+const TITLE_LINE = /^(?![-*+•|]\s)\p{Lu}[^.!,;:?]{0,80}[^.!,;:?\s]$/u;
+
+/**
+ * Whether line i of a text is a title that lost its formatting (pasted text, a PDF): a short
+ * capitalised line without a stop, alone between blank lines, with a paragraph after it.
+ */
+export function isTitleLine(lines: string[], i: number): boolean {
+  return TITLE_LINE.test(lines[i]!.trim()) && !lines[i - 1]?.trim() && !lines[i + 1]?.trim() && Boolean(lines[i + 2]?.trim());
+}
 const ABBREVIATIONS = new Set(['mr', 'mrs', 'ms', 'dr', 'st', 'no', 'vs', 'etc', 'approx', 'inc', 'ltd', 'co', 'jr', 'sr', 'fig', 'ca', 'ave', 'nr', 'sra', 'sr', 'mme', 'bzw', 'usw', 'ggf', 'z']);
 
 /** Splits a passage into quotable units, in order. */
@@ -56,7 +64,7 @@ export function splitUnits(text: string): TextUnit[] {
     // short line without a stop standing alone before a paragraph (a heading that lost its "#").
     const title = BOLD_LINE.exec(line);
     if (title) localHeading = title[1]!.trim();
-    else if (QUESTION_LINE.test(line) || (TITLE_LINE.test(line) && !lines[at - 1] && !lines[at + 1] && lines[at + 2])) localHeading = line;
+    else if (QUESTION_LINE.test(line) || isTitleLine(lines, at)) localHeading = line;
     const marker = LIST_MARKER.exec(line);
     const body = marker ? line.slice(marker[0].length) : line;
     splitSentences(body).forEach((sentence, i) => units.push({ text: sentence, listItem: Boolean(marker), localHeading, itemOffset: marker ? i : 0 }));

@@ -121,10 +121,10 @@ const FILLER = new Set(
   voulais wollte volevo me mi te ti replies c est ist es era tres muy sehr claro clair klar chiaro rapide rapida
   schnelle rapido schnell antwort respuesta reponse resposta risposta die le ajudou ayudo bastante viel oder robot
   roboter robo ai ia ki mensch humano human humain umano real reale vera echt vraie vrai ein un une um uma una an del de
-  du des dem der il cest ca repondre responder rispondere antworten youve been earlier before then pls plz svp bitte
-  wait talk speak chat connect transfer through put lo antes monton verdad no con moi tout heure l a relation avec
-  furs erste sie haben mir hast mich hier im bin gerade demais ha bocado tenha isso pra passa siete stati di prima
-  ora allora passi ce cui parlare hablar falar parler reden sprechen hey again u esto das mit foi sil vous plait
+  du des dem der il cest ca repondre responder rispondere antworten youve been earlier before then pls plz svp
+  wait talk speak chat connect transfer through put lo antes monton verdad no con moi heure l relation avec
+  furs erste sie haben mir hast mich hier im bin gerade demais ha bocado tenha isso pra passa siete stati di
+  ora allora passi ce cui parlare hablar falar parler reden sprechen hey u esto das mit foi sil vous
   laide lheure laiuto messaggio mensaje message nachricht mensagem`.split(/\s+/),
 );
 
