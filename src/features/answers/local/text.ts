@@ -4,26 +4,10 @@
  * general help-desk synonyms folded onto one term.
  */
 import { stemmer } from 'stemmer';
-import { stemmer as stemGerman } from '@orama/stemmers/german';
-import { stemmer as stemFrench } from '@orama/stemmers/french';
-import { stemmer as stemItalian } from '@orama/stemmers/italian';
-import { stemmer as stemPortuguese } from '@orama/stemmers/portuguese';
-import { stemmer as stemSpanish } from '@orama/stemmers/spanish';
 import type { PhraseLanguage } from './phrases.ts';
+import { englishWordFor, isForeignFunctionWord, type ForeignLanguage } from './lexicon.ts';
+import { STEMMERS } from './stemmers.ts';
 import { ENGLISH_LOOKALIKES, TRANSLATED_CONCEPTS } from './translated-concepts.ts';
-
-/**
- * Each language's stemmer: a text is stemmed in one language throughout, the same for a question and
- * the passages it is scored against (`termOf`).
- */
-const STEMMERS: Record<PhraseLanguage, (word: string) => string> = {
-  en: stemmer,
-  es: stemSpanish,
-  fr: stemFrench,
-  de: stemGerman,
-  pt: stemPortuguese,
-  it: stemItalian,
-};
 
 // Question words and function words of the six phrase languages; content words are what remains.
 const STOP_WORDS = new Set(
@@ -97,6 +81,11 @@ const PHRASES: [RegExp, string][] = [
   [/\b(?:go|goes|going|went)\s+away\b|\bdisappears?\b|\bvanish(?:es)?\b|\blapses?\b/g, ' expire '],
   // A service that "goes down", not a shop "down the street".
   [/\b(?:goes|go|went|is|are|was)\s+down\b(?!\s+(?:the|a|to|from|by|at)\b)/g, ' outage '],
+  // Phrases of the other five languages that name one thing ("mot de passe", "Geld zurück"), read
+  // alike in a question and in knowledge written in that language.
+  [/\bmots? de passe\b/g, ' password '],
+  [/\bgeld\s+zur[üu]ck\b|\b(?:devolver|devuelv[ae]n|devoluci[óo]n\s+del?|recuperar)\s+(?:el\s+|mi\s+|los\s+|del\s+)?dinero\b|\bdinheiro\s+de\s+volta\b|\b(?:devolver|devolvam|devolução\s+do|recuperar)\s+(?:o\s+|meu\s+)?dinheiro\b|\b(?:r[ée]cup[ée]rer|ravoir)\s+(?:mon\s+|l['’]\s*)?argent\b|\b(?:restituire|ridare|riavere|rimborsare)\s+(?:i\s+)?soldi\b|\bsoldi\s+indietro\b/g, ' refund '],
+  [/\bfin(?:es)?\s+de\s+semana\b|\bfim\s+de\s+semana\b|\bfine\s+settimana\b|\bwochenende\b/g, ' weekend '],
   // German runs a weekday and a part of the day together ("Mittwochnachmittag"): two words here.
   [/\b(montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)(vormittag|nachmittag|mittag|abend|morgen|nacht)(s)?\b/g, ' $1 $2$3 '],
 ];
@@ -242,15 +231,39 @@ const TERM_CACHE_LIMIT = 100_000;
  * up among its own language's translated words.
  */
 export function termOf(word: string, language: PhraseLanguage = 'en', written?: PhraseLanguage): string {
-  const foreign = written !== undefined && written !== 'en' && language === 'en';
-  const key = foreign ? `${written}>en\u0000${word}` : language === 'en' ? word : `${language}\u0000${word}`;
+  const foreign = foreignReader(language, written);
+  const key = foreign ? `${foreign}>en\u0000${word}` : language === 'en' ? word : `${language}\u0000${word}`;
   let term = termCache.get(key);
   if (term !== undefined) return term;
-  if (foreign) term = CANONICAL_IN.get(written)?.get(STEMMERS[written](word));
+  if (foreign) {
+    term = CANONICAL_IN.get(foreign)?.get(STEMMERS[foreign](word));
+    const english = term === undefined ? englishWordFor(word, foreign) : undefined;
+    if (english) term = stemmedTerm(english, 'en');
+  }
   term ??= stemmedTerm(word, language);
   if (termCache.size >= TERM_CACHE_LIMIT) termCache.clear();
   termCache.set(key, term);
   return term;
+}
+
+/**
+ * The language to read a text's words in before English, when a visitor `written` in another
+ * language is scored against English (`language`): their words are translated, not stemmed as English.
+ */
+function foreignReader(language: PhraseLanguage, written: PhraseLanguage | undefined): ForeignLanguage | undefined {
+  return written !== undefined && written !== 'en' && language === 'en' ? written : undefined;
+}
+
+/**
+ * True for a word that names no topic: a stop word, or, in a text `written` in another language, a
+ * function word of that language or a word whose translation is an English stop word.
+ */
+function isFunctionWord(word: string, written: PhraseLanguage | undefined): boolean {
+  if (STOP_WORDS.has(word)) return true;
+  if (written === undefined || written === 'en') return false;
+  if (isForeignFunctionWord(word, written)) return true;
+  const english = englishWordFor(word, written);
+  return english !== undefined && STOP_WORDS.has(english);
 }
 
 function stemmedTerm(word: string, language: PhraseLanguage): string {
@@ -266,10 +279,25 @@ export function isStopWord(word: string): boolean {
 
 /** The content terms of a text, in order (duplicates kept). */
 export function contentTerms(text: string, language: PhraseLanguage = 'en', written?: PhraseLanguage): string[] {
+  const names = namesIn(text, written);
   return words(text)
-    .filter((w) => !STOP_WORDS.has(w))
-    .map((w) => termOf(w, language, written));
+    .filter((w) => names.has(w) || !isFunctionWord(w, written))
+    .map((w) => (names.has(w) ? termOf(w, language) : termOf(w, language, written)));
 }
+
+// A capitalised word inside a sentence, in the four languages that capitalise only names.
+const NAME_INSIDE = /(?<=[\p{L}\p{N},;:)'’"»“]\s+)\p{Lu}[\p{L}\p{N}]*/gu;
+
+/**
+ * The names a visitor's message holds ("el plan Solo", "le club Wharfside"), lower-cased: they are
+ * read as written, never translated nor dropped as function words. German capitalises every noun,
+ * and English needs no translation, so only Spanish, French, Portuguese and Italian have any.
+ */
+function namesIn(text: string, written: PhraseLanguage | undefined): Set<string> {
+  if (written === undefined || written === 'en' || written === 'de') return NO_NAMES;
+  return new Set((text.match(NAME_INSIDE) ?? []).flatMap((name) => words(name)));
+}
+const NO_NAMES = new Set<string>();
 
 // Words the full-text index holds for the terms made up above.
 const SURFACE: Record<string, string[]> = {
@@ -285,11 +313,15 @@ const EXPANSIONS_PER_WORD = 3;
 
 /** The content terms of a text with their weights (a light word counts less). */
 export function weightedTerms(text: string, language: PhraseLanguage = 'en', written?: PhraseLanguage): Map<string, number> {
+  const reader = foreignReader(language, written);
+  const names = namesIn(text, written);
   const out = new Map<string, number>();
   for (const w of words(text)) {
-    if (STOP_WORDS.has(w)) continue;
-    const term = termOf(w, language, written);
-    out.set(term, Math.max(out.get(term) ?? 0, wordWeight(w)));
+    const name = names.has(w);
+    if (!name && isFunctionWord(w, written)) continue;
+    const term = name ? termOf(w, language) : termOf(w, language, written);
+    const english = reader && !name ? englishWordFor(w, reader) : undefined;
+    out.set(term, Math.max(out.get(term) ?? 0, wordWeight(english ?? w)));
   }
   return out;
 }
@@ -299,12 +331,22 @@ export function weightedTerms(text: string, language: PhraseLanguage = 'en', wri
  * their synonym groups (a few each), without duplicates.
  */
 export function searchWords(text: string, written?: PhraseLanguage): string[] {
+  const foreign = written && written !== 'en' ? written : undefined;
+  const names = namesIn(text, written);
   const own: string[] = [];
   const extra: string[] = [];
   for (const w of words(text)) {
-    if (STOP_WORDS.has(w)) continue;
+    if (names.has(w)) {
+      own.push(w);
+      continue;
+    }
+    if (isFunctionWord(w, foreign)) continue;
     own.push(...(SURFACE[w] ?? [w]));
-    const translated = written && written !== 'en' ? TRANSLATED_IN.get(written)?.get(STEMMERS[written](w)) : undefined;
+    const translated = foreign ? TRANSLATED_IN.get(foreign)?.get(STEMMERS[foreign](w)) : undefined;
+    // A visitor's word in another language is searched in English too, next to their own: the
+    // knowledge may be an English help centre.
+    const english = foreign && !translated ? englishWordFor(w, foreign) : undefined;
+    if (english && english !== w) own.push(english);
     const head = translated?.head ?? ENGLISH_HEAD_OF.get(stemmer(w));
     if (head) extra.push(head);
     const group = translated?.group ?? TRANSLATED_GROUP_OF.get(stemmer(w)) ?? GROUP_OF.get(termOf(w));

@@ -1,0 +1,89 @@
+/**
+ * Word lexicons from Spanish, French, German, Portuguese and Italian to English, for a visitor who
+ * writes in one of those languages to an English help centre: each of their words is read as the
+ * English word it translates ("Rückerstattung" as "refund", "mochila" as "backpack"), and their
+ * function words ("doch", "combien", "quanto") are dropped instead of counting as unmatched words.
+ *
+ * The data (`data/lexicon-<language>.tsv`, `data/function-words-<language>.txt`) was written for
+ * Parley: 2,514 English words (the 2,000 most frequent content words of the shipped word vectors,
+ * and a list of help-desk and everyday words) each with up to four translations, the usual
+ * dictionary form first. A translation is found by its stem in its own language, so "bezahlt"
+ * meets "bezahlen"; a German compound the lexicon lacks is read as its last part
+ * ("Jahresabo" as "Abo").
+ */
+import fs from 'node:fs';
+import type { PhraseLanguage } from './phrases.ts';
+import { STEMMERS } from './stemmers.ts';
+
+export type ForeignLanguage = Exclude<PhraseLanguage, 'en'>;
+
+interface Lexicon {
+  /** Stem of a translation → the English word it translates (a first translation wins over later ones). */
+  english: Map<string, string>;
+  /** Function words, lower-case, as written. */
+  functionWords: Set<string>;
+}
+
+const loaded = new Map<ForeignLanguage, Lexicon>();
+
+const dataFile = (name: string) => new URL(`./data/${name}`, import.meta.url);
+
+// The shortest parts a German compound is split into ("Jahres|abo").
+const COMPOUND_MIN_PART = 3;
+const COMPOUND_MIN_LENGTH = 8;
+
+/** The lexicon of one language, read on first use (about 60 KB each). */
+function lexiconOf(language: ForeignLanguage): Lexicon {
+  const stem = STEMMERS[language];
+  let lexicon = loaded.get(language);
+  if (lexicon) return lexicon;
+  const english = new Map<string, string>();
+  const rows = fs
+    .readFileSync(dataFile(`lexicon-${language}.tsv`), 'utf8')
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .filter((cells) => cells.length === 2 && cells[1]!.trim())
+    .map(([word, translations]) => ({ word: word!.trim(), translations: translations!.split(',').map((t) => t.trim().toLowerCase()).filter((t) => t && !/[\s-]/.test(t)) }));
+  // Each word's first (usual) translation first, over all rows; then the others, where still free:
+  // "laden" is first "to charge" only if no row gives it first.
+  const longest = Math.max(0, ...rows.map((r) => r.translations.length));
+  for (let position = 0; position < longest; position++) {
+    for (const { word, translations } of rows) {
+      const translation = translations[position];
+      if (!translation) continue;
+      const key = stem(translation);
+      if (!english.has(key)) english.set(key, word);
+    }
+  }
+  const functionWords = new Set(
+    fs
+      .readFileSync(dataFile(`function-words-${language}.txt`), 'utf8')
+      .split('\n')
+      .map((w) => w.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  lexicon = { english, functionWords };
+  loaded.set(language, lexicon);
+  return lexicon;
+}
+
+/**
+ * The English word a lower-case word of `language` translates, if the lexicon has it. A German
+ * compound it lacks is read as its longest known last part.
+ */
+export function englishWordFor(word: string, language: ForeignLanguage): string | undefined {
+  const { english } = lexiconOf(language);
+  const stem = STEMMERS[language];
+  const direct = english.get(stem(word));
+  if (direct || language !== 'de' || word.length < COMPOUND_MIN_LENGTH) return direct;
+  for (let split = COMPOUND_MIN_PART; split <= word.length - COMPOUND_MIN_PART; split++) {
+    const head = english.get(stem(word.slice(split)));
+    if (head) return head;
+  }
+  return undefined;
+}
+
+/** True for a function word of `language` ("doch", "combien"): it names no topic. */
+export function isForeignFunctionWord(word: string, language: ForeignLanguage): boolean {
+  return lexiconOf(language).functionWords.has(word);
+}
