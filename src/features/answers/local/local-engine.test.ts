@@ -6,7 +6,7 @@ import { PHRASES } from './phrases.ts';
 import { languageOfTag } from './language.ts';
 import { splitSentences, splitUnits } from './sentences.ts';
 import { expectedKind } from './scoring.ts';
-import { contentTerms, searchWords, termOf } from './text.ts';
+import { contentTerms, searchWords, termOf, weightedTerms } from './text.ts';
 import { isFollowUp } from './query.ts';
 import { recogniseSmallTalk } from './small-talk.ts';
 
@@ -322,6 +322,21 @@ describe('parley-local answers', () => {
     }
   });
 
+  test("a question in another language is read through its lexicon: any listed word, a German compound's last part, a phrase", async () => {
+    const billing = [
+      { sourceTitle: 'Billing', sourceUrl: '', heading: 'Billing > Refunds', text: 'A yearly subscription gets a full refund within 30 days of the first payment.' },
+      { sourceTitle: 'Billing', sourceUrl: '', heading: 'Billing > Invoices', text: 'Invoices for every payment are sent by email to the account owner.' },
+      { sourceTitle: 'Offline', sourceUrl: '', heading: 'Offline > Train journeys', text: 'Changes you make without a connection are kept on the phone and sent once you are back online.' },
+    ];
+    // "Jahresabo" is "Abo" (a subscription) to the lexicon, "Geld zurück" a refund.
+    const refund = await ask('Wir haben vor zwei Wochen das Jahresabo bezahlt. Bekommen wir unser Geld zurück?', { knowledge: billing });
+    assert.ok(refund.text.includes('full refund within 30 days'), refund.text);
+    assert.match(refund.queries[0]!, /\bsubscription\b/);
+    // Only "cambios" (changes) is a translated concept; "conexión", "móvil" and "tren" are lexicon words.
+    const offline = await ask('¿Se pierden los cambios que hago en el móvil en el tren sin conexión?', { knowledge: billing });
+    assert.ok(offline.text.includes('kept on the phone'), offline.text);
+  });
+
   test('a word of another language that English lacks meets its English cognate ("automatisch", "automatically")', async () => {
     const billing = [
       { sourceTitle: 'Receipts', sourceUrl: '', heading: 'Receipts > Editing', text: 'Receipts can be edited until the client has paid them in full.' },
@@ -418,6 +433,13 @@ describe('parley-local helpers', () => {
     assert.equal(termOf('essai', 'en', 'fr'), termOf('trial'));
     assert.equal(termOf('Kostenloser'.toLowerCase(), 'en', 'de'), termOf('free'));
     assert.ok(searchWords("l'essai gratuit", 'fr').includes('trial'));
+    // Read as English for English knowledge: a visitor's word through the lexicon, their function
+    // words dropped ("combien", "de"), a name inside a sentence kept as written ("el plan Solo").
+    assert.equal(termOf('conexión', 'en', 'es'), termOf('connection'));
+    assert.equal(termOf('conexión', 'es', 'es'), termOf('conexión', 'es'));
+    assert.deepEqual(contentTerms('Combien de temps faut-il ?', 'en', 'fr'), [termOf('time')]);
+    assert.ok(weightedTerms('¿Cuánto cuesta el plan Solo al mes?', 'en', 'es').has(termOf('solo')));
+    assert.deepEqual(searchWords('conexión', 'es'), ['conexión', 'connection']);
     // "What" and "must" carry no topic in any of the six.
     assert.deepEqual(searchWords('Cosa devo portare?'), ['portare']);
     assert.deepEqual(searchWords('Que dois-je apporter ?'), ['apporter']);
