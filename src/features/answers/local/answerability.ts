@@ -3,11 +3,11 @@
  * retrieved passages hold, by a logistic model fitted on the evaluation's development part
  * (`npm run eval -- --fit` prints new weights; the held-out part only reports how it does).
  */
-import { embedLocally } from '../semantic/embeddings.ts';
+import { embedLocally, embedTerms } from '../semantic/embeddings.ts';
 import { dot } from '../semantic/word-vectors.ts';
 import { contentTerms } from './text.ts';
 import { ANSWERABILITY_WEIGHTS } from './answerability-model.ts';
-import type { ScoredUnit, Scoring } from './scoring.ts';
+import type { QueryModel, ScoredUnit, Scoring } from './scoring.ts';
 
 /** What the decision reads, each in [0, 1] or -1..1. */
 export interface Evidence {
@@ -44,8 +44,12 @@ const ASKS_EXISTENCE =
 export const ANSWER_PROBABILITY = 0.5;
 
 /** The evidence for answering the question with the best sentence. */
-export function evidenceOf(question: string, best: ScoredUnit, scoring: Scoring): Evidence {
-  const asked = embedLocally(question);
+export function evidenceOf(query: QueryModel, best: ScoredUnit, scoring: Scoring): Evidence {
+  const { question, written } = query;
+  // Read as the visitor wrote it: their function words aside and, asked of English knowledge, their
+  // words in English (the vectors are English).
+  const english = query.language === undefined || query.language === 'en';
+  const asked = embedTerms(contentTerms(question, 'en', english ? written : undefined));
   const said = embedLocally(`${best.passage.heading}\n${best.text}`);
   return {
     meaning: asked && said ? dot(asked, said) : 0,
@@ -56,7 +60,7 @@ export function evidenceOf(question: string, best: ScoredUnit, scoring: Scoring)
     kind: best.answersKind === null ? 0 : best.answersKind ? 1 : -1,
     topicShare: scoring.topicWords === 0 ? 1 : Math.min(1, best.topicMatches / scoring.topicWords),
     topPassage: best.rank === 0 ? 1 : 0,
-    length: Math.min(1, contentTerms(question).length / 12),
+    length: Math.min(1, contentTerms(question, query.language, written).length / 12),
     existence: ASKS_EXISTENCE.test(question) ? 1 : 0,
   };
 }

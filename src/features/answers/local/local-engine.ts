@@ -109,15 +109,15 @@ const TWO_QUESTIONS = /^(.{8,}?)\s*,?\s+and\s+((?:what|when|where|how|which|who|
 /** The sentences answering the question, or each of two joined questions (the first one leads). */
 function chooseUnits(asked: string, history: ChatTurn[], query: PreparedQuery, passages: RetrievedPassage[], { alwaysAnswer = false, rankingWeights }: ComposeOptions, written?: PhraseLanguage): Selection {
   const parts = query.followUp ? null : TWO_QUESTIONS.exec(asked);
-  if (!parts) return selectUnits(query.model.question, scoreUnits(query.model, passages, rankingWeights), alwaysAnswer);
+  if (!parts) return selectUnits(query.model, scoreUnits(query.model, passages, rankingWeights), alwaysAnswer);
   const first = prepareQuery(parts[1]!, history, query.model.language, written);
   // The second question reads as a follow-up of the first ("… and when is it open?").
   const second = prepareQuery(parts[2]!, [...history, { role: 'user', content: parts[1]! }], query.model.language, written);
-  const a = selectUnits(first.model.question, scoreUnits(first.model, passages, rankingWeights), alwaysAnswer);
+  const a = selectUnits(first.model, scoreUnits(first.model, passages, rankingWeights), alwaysAnswer);
   // "Does Tomás offer meal plans, and how much do they cost?": a second half that leans on the first
   // is answered only when the first is.
   if (second.followUp && a.units.length === 0) return a;
-  const b = selectUnits(second.model.question, scoreUnits(second.model, passages, rankingWeights), alwaysAnswer);
+  const b = selectUnits(second.model, scoreUnits(second.model, passages, rankingWeights), alwaysAnswer);
   const units = [...a.units.slice(0, 2), ...b.units.filter((u) => !a.units.some((x) => x.text === u.text))].slice(0, 3);
   const lead = a.units.length ? a : b;
   return { units, evidence: lead.evidence, probability: Math.max(a.probability, b.probability) };

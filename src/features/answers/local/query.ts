@@ -103,7 +103,7 @@ export function prepareQuery(question: string, history: ChatTurn[], language: Ph
   }
   if (followUp) balanceContext(weights, focus);
   return {
-    model: { weights, focus, sequence: contentTerms(question, language, written), question: kindText, language },
+    model: { weights, focus, sequence: contentTerms(question, language, written), question: kindText, language, written },
     searchText: search.slice(0, MAX_SEARCH_WORDS).join(' '),
     followUp,
   };

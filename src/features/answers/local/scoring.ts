@@ -20,6 +20,8 @@ export interface QueryModel {
   question: string;
   /** The language its terms were stemmed in; the passages are stemmed in it too (English when absent). */
   language?: PhraseLanguage;
+  /** The language the visitor writes in, when it is clear. */
+  written?: PhraseLanguage;
 }
 
 /** A candidate sentence with its scores. */

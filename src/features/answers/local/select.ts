@@ -4,7 +4,7 @@
  */
 import type { AnswerSource } from '../answers.types.ts';
 import { ANSWER_PROBABILITY, answerProbability, evidenceOf, type Evidence } from './answerability.ts';
-import type { ScoredUnit, Scoring } from './scoring.ts';
+import type { QueryModel, ScoredUnit, Scoring } from './scoring.ts';
 
 const MAX_UNITS = 3;
 // A further sentence must answer at least this share of what the best one answers.
@@ -31,10 +31,10 @@ export interface Selection {
  * The sentences to quote, best first, when the knowledge answers the question; `alwaysAnswer`
  * skips the decision (the evaluation fits the decision on what would have been said).
  */
-export function selectUnits(question: string, { units: scored, ...scoring }: Scoring, alwaysAnswer = false): Selection {
+export function selectUnits(query: QueryModel, { units: scored, ...scoring }: Scoring, alwaysAnswer = false): Selection {
   const best = scored[0];
   if (!best) return { units: [], probability: 0 };
-  const evidence = evidenceOf(question, best, { units: scored, ...scoring });
+  const evidence = evidenceOf(query, best, { units: scored, ...scoring });
   const probability = answerProbability(evidence);
   if (probability < ANSWER_PROBABILITY && !alwaysAnswer) return { units: [], evidence, probability };
   const neighbour = (unit: ScoredUnit, step: number) =>

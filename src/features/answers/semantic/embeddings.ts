@@ -21,9 +21,14 @@ export const LOCAL_EMBEDDING_MODEL = 'parley-local:glove-100';
  * rare the word is in general English, scaled to unit length; null when no term has a vector.
  */
 export function embedLocally(text: string, vectors: WordVectors = englishWordVectors()): Float32Array | null {
+  return embedTerms(contentTerms(text), vectors);
+}
+
+/** The same from English terms already read (`contentTerms`), such as a translated question's. */
+export function embedTerms(terms: Iterable<string>, vectors: WordVectors = englishWordVectors()): Float32Array | null {
   const sum = new Float32Array(vectors.dims);
   let found = 0;
-  for (const term of contentTerms(text)) {
+  for (const term of terms) {
     const vector = vectors.vectorOf(term);
     if (!vector) continue;
     const weight = vectors.weightOf(term);
