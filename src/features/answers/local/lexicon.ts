@@ -18,8 +18,8 @@ import { STEMMERS } from './stemmers.ts';
 export type ForeignLanguage = Exclude<PhraseLanguage, 'en'>;
 
 interface Lexicon {
-  /** Stem of a translation → the English word it translates (a first translation wins over later ones). */
-  english: Map<string, string>;
+  /** Stem of a translation → the English words it translates, the likeliest first. */
+  english: Map<string, string[]>;
   /** Function words, lower-case, as written. */
   functionWords: Set<string>;
 }
@@ -28,6 +28,8 @@ const loaded = new Map<ForeignLanguage, Lexicon>();
 
 const dataFile = (name: string) => new URL(`./data/${name}`, import.meta.url);
 
+// The English words kept for one foreign word ("aplicación": enforcement, application, app).
+const MEANINGS_KEPT = 4;
 // The shortest parts a German compound is split into ("Jahres|abo").
 const COMPOUND_MIN_PART = 3;
 const COMPOUND_MIN_LENGTH = 8;
@@ -37,22 +39,23 @@ function lexiconOf(language: ForeignLanguage): Lexicon {
   const stem = STEMMERS[language];
   let lexicon = loaded.get(language);
   if (lexicon) return lexicon;
-  const english = new Map<string, string>();
+  const english = new Map<string, string[]>();
   const rows = fs
     .readFileSync(dataFile(`lexicon-${language}.tsv`), 'utf8')
     .split('\n')
     .map((line) => line.split('\t'))
     .filter((cells) => cells.length === 2 && cells[1]!.trim())
     .map(([word, translations]) => ({ word: word!.trim(), translations: translations!.split(',').map((t) => t.trim().toLowerCase()).filter((t) => t && !/[\s-]/.test(t)) }));
-  // Each word's first (usual) translation first, over all rows; then the others, where still free:
-  // "laden" is first "to charge" only if no row gives it first.
+  // A word that is some row's first (usual) translation means that row's English word first; the
+  // rows are in order of English frequency.
   const longest = Math.max(0, ...rows.map((r) => r.translations.length));
   for (let position = 0; position < longest; position++) {
     for (const { word, translations } of rows) {
       const translation = translations[position];
       if (!translation) continue;
       const key = stem(translation);
-      if (!english.has(key)) english.set(key, word);
+      const meanings = english.get(key) ?? [];
+      if (meanings.length < MEANINGS_KEPT && !meanings.includes(word)) english.set(key, [...meanings, word]);
     }
   }
   const functionWords = new Set(
@@ -68,20 +71,21 @@ function lexiconOf(language: ForeignLanguage): Lexicon {
 }
 
 /**
- * The English word a lower-case word of `language` translates, if the lexicon has it. A German
- * compound it lacks is read as its longest known last part.
+ * The English words a lower-case word of `language` may translate, the likeliest first ([] when the
+ * lexicon lacks it). A German compound it lacks is read as its longest known last part.
  */
-export function englishWordFor(word: string, language: ForeignLanguage): string | undefined {
+export function englishWordsFor(word: string, language: ForeignLanguage): readonly string[] {
   const { english } = lexiconOf(language);
   const stem = STEMMERS[language];
   const direct = english.get(stem(word));
-  if (direct || language !== 'de' || word.length < COMPOUND_MIN_LENGTH) return direct;
+  if (direct || language !== 'de' || word.length < COMPOUND_MIN_LENGTH) return direct ?? NONE;
   for (let split = COMPOUND_MIN_PART; split <= word.length - COMPOUND_MIN_PART; split++) {
     const head = english.get(stem(word.slice(split)));
     if (head) return head;
   }
-  return undefined;
+  return NONE;
 }
+const NONE: readonly string[] = [];
 
 /** True for a function word of `language` ("doch", "combien"): it names no topic. */
 export function isForeignFunctionWord(word: string, language: ForeignLanguage): boolean {

@@ -9,7 +9,7 @@ import { chooseLanguage, detectLanguage } from './language.ts';
 import { PHRASES, type PhraseLanguage } from './phrases.ts';
 import { prepareQuery, type PreparedQuery } from './query.ts';
 import type { Evidence } from './answerability.ts';
-import { scoreUnits } from './scoring.ts';
+import { knowledgeTerms, scoreUnits } from './scoring.ts';
 import { composeAnswer, selectUnits, type Selection } from './select.ts';
 import { recogniseSmallTalk, stripGreeting, type SmallTalk } from './small-talk.ts';
 
@@ -79,7 +79,10 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   const phrases = PHRASES[language];
   // The question is scored in the knowledge's stemming (the search above needed only its words).
   const stemming = stemmingLanguage(written, knowledge);
-  const scored = stemming === 'en' ? query : prepareQuery(asked, request.history, stemming, written);
+  // A visitor writing in another language to English knowledge: their words are read as the English
+  // words the knowledge uses, among those each may mean.
+  const translated = stemming === 'en' && written !== undefined && written !== 'en';
+  const scored = stemming === 'en' && !translated ? query : prepareQuery(asked, request.history, stemming, written, translated ? knowledgeTerms(passages) : undefined);
   const selection = chooseUnits(asked, request.history, scored, passages, options, written);
   const decision = { evidence: selection.evidence, probability: selection.probability };
   if (selection.units.length === 0) {

@@ -75,11 +75,12 @@ function lastTurn(history: ChatTurn[], role: ChatTurn['role']): string | undefin
  * Builds the search text and the weighted terms of a question (and of the turn it follows), its
  * terms stemmed in `language` (the language of the knowledge it is scored against); `written`, the
  * language the visitor writes in when it is clear, reads their words as that language's concepts
- * ("essai" as a trial, not as an English "essay").
+ * ("essai" as a trial, not as an English "essay"); `known`, the terms of the knowledge retrieved for
+ * it, chooses among the meanings of such a word read in English.
  */
-export function prepareQuery(question: string, history: ChatTurn[], language: PhraseLanguage = 'en', written?: PhraseLanguage): PreparedQuery {
+export function prepareQuery(question: string, history: ChatTurn[], language: PhraseLanguage = 'en', written?: PhraseLanguage, known?: ReadonlySet<string>): PreparedQuery {
   const followUp = isFollowUp(question, history);
-  const weights = weightedTerms(question, language, written);
+  const weights = weightedTerms(question, language, written, known);
   const focus = new Set(weights.keys());
   const search = searchWords(question, written);
   let kindText = question;
@@ -87,7 +88,7 @@ export function prepareQuery(question: string, history: ChatTurn[], language: Ph
     const previous = previousUserTurn(history)!;
     // "and expedited?" after "how long does standard shipping take?" still asks how long.
     kindText = `${question}\n${previous}`;
-    for (const [term, weight] of weightedTerms(previous, language, written)) {
+    for (const [term, weight] of weightedTerms(previous, language, written, known)) {
       if (!weights.has(term)) weights.set(term, weight * PREVIOUS_TURN_WEIGHT);
     }
     for (const word of searchWords(previous, written)) if (!search.includes(word)) search.push(word);
@@ -103,7 +104,7 @@ export function prepareQuery(question: string, history: ChatTurn[], language: Ph
   }
   if (followUp) balanceContext(weights, focus);
   return {
-    model: { weights, focus, sequence: contentTerms(question, language, written), question: kindText, language, written },
+    model: { weights, focus, sequence: contentTerms(question, language, written, known), question: kindText, language, written },
     searchText: search.slice(0, MAX_SEARCH_WORDS).join(' '),
     followUp,
   };

@@ -150,6 +150,16 @@ export function candidatesOf(passages: RetrievedPassage[], language: PhraseLangu
   return out;
 }
 
+/** Every term the passages' units and headings hold, in `language`'s stemming. */
+export function knowledgeTerms(passages: RetrievedPassage[], language: PhraseLanguage = 'en'): Set<string> {
+  const out = new Set<string>();
+  for (const { unit } of candidatesOf(passages, language)) {
+    for (const term of unit.terms) out.add(term);
+    for (const term of unit.context) out.add(term);
+  }
+  return out;
+}
+
 /** Scores every candidate against the query (best first). */
 export function scoreUnits(query: QueryModel, passages: RetrievedPassage[], weights: readonly number[] = RANKING_WEIGHTS): Scoring {
   const candidates = candidatesOf(passages, query.language);

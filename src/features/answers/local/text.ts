@@ -5,7 +5,7 @@
  */
 import { stemmer } from 'stemmer';
 import type { PhraseLanguage } from './phrases.ts';
-import { englishWordFor, isForeignFunctionWord, type ForeignLanguage } from './lexicon.ts';
+import { englishWordsFor, isForeignFunctionWord, type ForeignLanguage } from './lexicon.ts';
 import { STEMMERS } from './stemmers.ts';
 import { ENGLISH_LOOKALIKES, TRANSLATED_CONCEPTS } from './translated-concepts.ts';
 
@@ -237,7 +237,7 @@ export function termOf(word: string, language: PhraseLanguage = 'en', written?: 
   if (term !== undefined) return term;
   if (foreign) {
     term = CANONICAL_IN.get(foreign)?.get(STEMMERS[foreign](word));
-    const english = term === undefined ? englishWordFor(word, foreign) : undefined;
+    const english = term === undefined ? englishWordsFor(word, foreign)[0] : undefined;
     if (english) term = stemmedTerm(english, 'en');
   }
   term ??= stemmedTerm(word, language);
@@ -262,8 +262,21 @@ function isFunctionWord(word: string, written: PhraseLanguage | undefined): bool
   if (STOP_WORDS.has(word)) return true;
   if (written === undefined || written === 'en') return false;
   if (isForeignFunctionWord(word, written)) return true;
-  const english = englishWordFor(word, written);
+  const english = englishWordsFor(word, written)[0];
   return english !== undefined && STOP_WORDS.has(english);
+}
+
+/**
+ * A word's term and, when it was translated, the English word it was read as. Of the English words
+ * a visitor's word may mean ("aplicación": enforcement, application, app), the first the knowledge
+ * uses (`known`, terms of the retrieved passages) is chosen, else the likeliest.
+ */
+function readWord(word: string, language: PhraseLanguage, written: PhraseLanguage | undefined, known: ReadonlySet<string> | undefined): { term: string; english?: string } {
+  const reader = foreignReader(language, written);
+  if (!reader || CANONICAL_IN.get(reader)?.has(STEMMERS[reader](word))) return { term: termOf(word, language, written) };
+  const meanings = englishWordsFor(word, reader);
+  const english = (known && meanings.find((meaning) => known.has(stemmedTerm(meaning, 'en')))) ?? meanings[0];
+  return english ? { term: stemmedTerm(english, 'en'), english } : { term: termOf(word, language, written) };
 }
 
 function stemmedTerm(word: string, language: PhraseLanguage): string {
@@ -277,12 +290,15 @@ export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
 }
 
-/** The content terms of a text, in order (duplicates kept). */
-export function contentTerms(text: string, language: PhraseLanguage = 'en', written?: PhraseLanguage): string[] {
+/**
+ * The content terms of a text, in order (duplicates kept); `known`, the terms of the knowledge it is
+ * scored against, chooses among a translated word's meanings.
+ */
+export function contentTerms(text: string, language: PhraseLanguage = 'en', written?: PhraseLanguage, known?: ReadonlySet<string>): string[] {
   const names = namesIn(text, written);
   return words(text)
     .filter((w) => names.has(w) || !isFunctionWord(w, written))
-    .map((w) => (names.has(w) ? termOf(w, language) : termOf(w, language, written)));
+    .map((w) => (names.has(w) ? termOf(w, language) : readWord(w, language, written, known).term));
 }
 
 // A capitalised word inside a sentence, in the four languages that capitalise only names.
@@ -310,17 +326,16 @@ const SURFACE: Record<string, string[]> = {
   '%': ['percent'],
 };
 const EXPANSIONS_PER_WORD = 3;
+const SEARCHED_MEANINGS = 2;
 
-/** The content terms of a text with their weights (a light word counts less). */
-export function weightedTerms(text: string, language: PhraseLanguage = 'en', written?: PhraseLanguage): Map<string, number> {
-  const reader = foreignReader(language, written);
+/** The content terms of a text with their weights (a light word counts less); `known` as for `contentTerms`. */
+export function weightedTerms(text: string, language: PhraseLanguage = 'en', written?: PhraseLanguage, known?: ReadonlySet<string>): Map<string, number> {
   const names = namesIn(text, written);
   const out = new Map<string, number>();
   for (const w of words(text)) {
     const name = names.has(w);
     if (!name && isFunctionWord(w, written)) continue;
-    const term = name ? termOf(w, language) : termOf(w, language, written);
-    const english = reader && !name ? englishWordFor(w, reader) : undefined;
+    const { term, english } = name ? { term: termOf(w, language) } : readWord(w, language, written, known);
     out.set(term, Math.max(out.get(term) ?? 0, wordWeight(english ?? w)));
   }
   return out;
@@ -343,10 +358,9 @@ export function searchWords(text: string, written?: PhraseLanguage): string[] {
     if (isFunctionWord(w, foreign)) continue;
     own.push(...(SURFACE[w] ?? [w]));
     const translated = foreign ? TRANSLATED_IN.get(foreign)?.get(STEMMERS[foreign](w)) : undefined;
-    // A visitor's word in another language is searched in English too, next to their own: the
-    // knowledge may be an English help centre.
-    const english = foreign && !translated ? englishWordFor(w, foreign) : undefined;
-    if (english && english !== w) own.push(english);
+    // A visitor's word in another language is searched in English too, next to their own (its
+    // likeliest meanings): the knowledge may be an English help centre.
+    if (foreign && !translated) for (const english of englishWordsFor(w, foreign).slice(0, SEARCHED_MEANINGS)) if (english !== w) own.push(english);
     const head = translated?.head ?? ENGLISH_HEAD_OF.get(stemmer(w));
     if (head) extra.push(head);
     const group = translated?.group ?? TRANSLATED_GROUP_OF.get(stemmer(w)) ?? GROUP_OF.get(termOf(w));
