@@ -5,11 +5,12 @@
  * function words ("doch", "combien", "quanto") are dropped instead of counting as unmatched words.
  *
  * The data (`data/lexicon-<language>.tsv`, `data/function-words-<language>.txt`) was written for
- * Parley: 2,514 English words (the 2,000 most frequent content words of the shipped word vectors,
- * and a list of help-desk and everyday words) each with up to four translations, the usual
- * dictionary form first. A translation is found by its stem in its own language, so "bezahlt"
- * meets "bezahlen"; a German compound the lexicon lacks is read as its last part
- * ("Jahresabo" as "Abo").
+ * Parley: 3,998 English words (the 3,000 most frequent content words of the shipped word vectors, a
+ * list of help-desk words and one of everyday things, people and situations), each with up to four
+ * translations, the usual dictionary form first. A translation is found by its stem in its own
+ * language, so "bezahlt" meets "bezahlen"; a German compound the lexicon lacks is read as its last
+ * part ("Jahresabo" as "Abo"). A word may mean several English words ("aplicación": enforcement,
+ * application, app); `text.ts` chooses the one the knowledge uses.
  */
 import fs from 'node:fs';
 import type { PhraseLanguage } from './phrases.ts';

@@ -441,6 +441,11 @@ describe('parley-local helpers', () => {
     assert.deepEqual(contentTerms('Combien de temps faut-il ?', 'en', 'fr'), [termOf('time')]);
     assert.ok(weightedTerms('¿Cuánto cuesta el plan Solo al mes?', 'en', 'es').has(termOf('solo')));
     assert.deepEqual(searchWords('conexión', 'es'), ['conexión', 'connection']);
+    // A word the knowledge uses is read as written: an English name in a German sentence ("Full
+    // Groom" is not German "füllen"), unless it is too short to tell.
+    const known = new Set([termOf('full'), termOf('groom'), termOf('cost')]);
+    assert.deepEqual(contentTerms('Was kostet ein Full Groom?', 'en', 'de', known), [termOf('cost'), termOf('full'), termOf('groom')]);
+    assert.notDeepEqual(contentTerms('Was kostet ein Full Groom?', 'en', 'de'), [termOf('cost'), termOf('full'), termOf('groom')]);
     // "What" and "must" carry no topic in any of the six.
     assert.deepEqual(searchWords('Cosa devo portare?'), ['portare']);
     assert.deepEqual(searchWords('Que dois-je apporter ?'), ['apporter']);

@@ -266,6 +266,9 @@ function isFunctionWord(word: string, written: PhraseLanguage | undefined): bool
   return english !== undefined && STOP_WORDS.has(english);
 }
 
+// Shorter words of another language too often spell an unrelated English word.
+const LOANWORD_MIN_LENGTH = 4;
+
 /**
  * A word's term and, when it was translated, the English word it was read as. Of the English words
  * a visitor's word may mean ("aplicación": enforcement, application, app), the first the knowledge
@@ -274,6 +277,9 @@ function isFunctionWord(word: string, written: PhraseLanguage | undefined): bool
 function readWord(word: string, language: PhraseLanguage, written: PhraseLanguage | undefined, known: ReadonlySet<string> | undefined): { term: string; english?: string } {
   const reader = foreignReader(language, written);
   if (!reader || CANONICAL_IN.get(reader)?.has(STEMMERS[reader](word))) return { term: termOf(word, language, written) };
+  // A word the knowledge itself uses is read as written: a name or an English word in the visitor's
+  // sentence ("Was kostet ein Full Groom?"), a loanword ("Team", "online").
+  if (known && word.length >= LOANWORD_MIN_LENGTH && known.has(stemmedTerm(word, 'en'))) return { term: stemmedTerm(word, 'en') };
   const meanings = englishWordsFor(word, reader);
   const english = (known && meanings.find((meaning) => known.has(stemmedTerm(meaning, 'en')))) ?? meanings[0];
   return english ? { term: stemmedTerm(english, 'en'), english } : { term: termOf(word, language, written) };
