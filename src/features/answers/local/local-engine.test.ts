@@ -421,6 +421,10 @@ describe('parley-local helpers', () => {
       assert.equal(termOf(word, language), termOf('cost'), word);
     }
     for (const word of ['reembolso', 'remboursement', 'rückerstattung', 'rimborso']) assert.equal(termOf(word), termOf('refund'), word);
+    // A receipt (proof of a purchase) is not an invoice (a request for payment), in any language.
+    assert.notEqual(termOf('receipt'), termOf('invoice'));
+    assert.equal(termOf('factura', 'en', 'es'), termOf('invoices'));
+    assert.equal(termOf('quittung', 'en', 'de'), termOf('receipts'));
     // German "kind" (child) is also an English word: it keeps its English sense.
     assert.notEqual(termOf('kind'), termOf('kinder'));
     // Full-text search widens a word with its own language's synonyms and the English concept's head word.
