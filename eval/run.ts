@@ -14,9 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { AnswerBot, Retriever } from '../src/features/answers/answers.types.ts';
-import { composeLocalAnswer, knowledgeLanguage, PASSAGES_TO_READ, stemmingLanguage, type ComposeOptions } from '../src/features/answers/local/local-engine.ts';
-import { prepareQuery } from '../src/features/answers/local/query.ts';
-import { knowledgeTerms, scoreUnits } from '../src/features/answers/local/scoring.ts';
+import { composeLocalAnswer, readQuestion, type ComposeOptions } from '../src/features/answers/local/local-engine.ts';
+import { scoreUnits } from '../src/features/answers/local/scoring.ts';
 import { recogniseSmallTalk, stripGreeting, type SmallTalk } from '../src/features/answers/local/small-talk.ts';
 import { RANKING_WEIGHTS } from '../src/features/answers/local/ranking-model.ts';
 import { fitRanking, informative, topHits, writeRankingModel, type RankingSample } from './fit-ranking.ts';
@@ -130,13 +129,10 @@ async function rankingSamplesOf(business: Business, stack: Stack): Promise<Ranki
     if (partOf(question.id) !== 'development' || question.expect.kind !== 'answer') continue;
     const asked = stripGreeting(question.question.trim());
     const written = detectLanguage(asked) ?? undefined;
-    const query = prepareQuery(asked, question.history ?? [], 'en', written);
+    // Scored as the engine scores it: in the language of the knowledge it reaches.
+    const { query, passages } = await readQuestion(stack.knowledge.retriever, bot.id, asked, question.history ?? [], written);
     if (!query.searchText) continue;
-    // Scored as the engine scores it: in the stemming of the knowledge it reaches.
-    const passages = await stack.knowledge.retriever.search(bot.id, query.searchText, PASSAGES_TO_READ);
-    const stemming = stemmingLanguage(written, knowledgeLanguage(passages));
-    const known = stemming === 'en' && written !== undefined && written !== 'en' ? knowledgeTerms(passages) : undefined;
-    const { units } = scoreUnits(prepareQuery(asked, question.history ?? [], stemming, written, known).model, passages);
+    const { units } = scoreUnits(query.model, passages);
     const next = (u: (typeof units)[number]) => units.find((v) => v.passage === u.passage && v.index === u.index + 1)?.text ?? '';
     samples.push({
       features: units.map((u) => u.features),

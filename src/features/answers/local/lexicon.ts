@@ -21,6 +21,8 @@ export type ForeignLanguage = Exclude<PhraseLanguage, 'en'>;
 interface Lexicon {
   /** Stem of a translation → the English words it translates, the likeliest first. */
   english: Map<string, string[]>;
+  /** An English word's stem → its translations, the usual one first. */
+  foreign: Map<string, string[]>;
   /** Function words, lower-case, as written. */
   functionWords: Set<string>;
 }
@@ -66,7 +68,12 @@ function lexiconOf(language: ForeignLanguage): Lexicon {
       .map((w) => w.trim().toLowerCase())
       .filter(Boolean),
   );
-  lexicon = { english, functionWords };
+  const foreign = new Map<string, string[]>();
+  for (const { word, translations } of rows) {
+    const key = STEMMERS.en(word.toLowerCase());
+    foreign.set(key, [...(foreign.get(key) ?? []), ...translations]);
+  }
+  lexicon = { english, foreign, functionWords };
   loaded.set(language, lexicon);
   return lexicon;
 }
@@ -87,6 +94,11 @@ export function englishWordsFor(word: string, language: ForeignLanguage): readon
   return NONE;
 }
 const NONE: readonly string[] = [];
+
+/** The words of `language` an English word translates to, the usual one first ([] when the lexicon lacks it). */
+export function foreignWordsFor(englishWord: string, language: ForeignLanguage): readonly string[] {
+  return lexiconOf(language).foreign.get(STEMMERS.en(englishWord)) ?? NONE;
+}
 
 /** True for a function word of `language` ("doch", "combien"): it names no topic. */
 export function isForeignFunctionWord(word: string, language: ForeignLanguage): boolean {

@@ -338,6 +338,21 @@ describe('parley-local answers', () => {
     assert.ok(offline.text.includes('kept on the phone'), offline.text);
   });
 
+  test('an English question finds knowledge written in another language through the lexicon', async () => {
+    const hotel = [
+      { sourceTitle: 'Infos pratiques', sourceUrl: '', heading: 'Infos pratiques > Départ', text: 'Le départ se fait avant 11 h 00. Vous pouvez laisser vos bagages à la réception jusqu’à 22 h 00.' },
+      { sourceTitle: 'Infos pratiques', sourceUrl: '', heading: 'Infos pratiques > Animaux', text: 'Les chiens sont les bienvenus pour un supplément de 12,00 € par nuit.' },
+    ];
+    // "checkout" and "dog" are in no French passage: the first search finds nothing, the second
+    // searches their translations ("départ", "chien") and the question is scored in French.
+    const checkout = await ask('What time is checkout?', { knowledge: hotel });
+    assert.ok(checkout.text.includes('Le départ se fait avant 11 h 00.'), checkout.text);
+    assert.equal(checkout.language, 'en');
+    const dog = await ask('Can we bring our dog? How much extra is it?', { knowledge: hotel });
+    assert.ok(dog.text.includes('12,00 €'), dog.text);
+    assert.match(dog.queries.at(-1)!, /\bchien\b/);
+  });
+
   test('a word of another language that English lacks meets its English cognate ("automatisch", "automatically")', async () => {
     const billing = [
       { sourceTitle: 'Receipts', sourceUrl: '', heading: 'Receipts > Editing', text: 'Receipts can be edited until the client has paid them in full.' },

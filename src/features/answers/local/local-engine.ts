@@ -8,6 +8,7 @@ import { attachedPassages } from './attached-passages.ts';
 import { chooseLanguage, detectLanguage } from './language.ts';
 import { PHRASES, type PhraseLanguage } from './phrases.ts';
 import { prepareQuery, type PreparedQuery } from './query.ts';
+import { translatedSearchWords } from './text.ts';
 import type { Evidence } from './answerability.ts';
 import { knowledgeTerms, scoreUnits } from './scoring.ts';
 import { composeAnswer, selectUnits, type Selection } from './select.ts';
@@ -17,6 +18,7 @@ import { recogniseSmallTalk, stripGreeting, type SmallTalk } from './small-talk.
 export const LOCAL_ENGINE_NAME = 'parley-local';
 
 export const PASSAGES_TO_READ = 8;
+const FOREIGN_LANGUAGES = ['es', 'fr', 'de', 'pt', 'it'] as const;
 const WORDS_PER_CHUNK = 3;
 
 /** What the engine decided to say, before streaming. */
@@ -69,20 +71,9 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
 
   const asked = stripGreeting(question);
   const written = detectLanguage(asked) ?? undefined;
-  const query = prepareQuery(asked, request.history, 'en', written);
-  const retrieved = query.searchText ? await retriever.search(bot.id, query.searchText, PASSAGES_TO_READ) : [];
-  // The visitor's own documents lead: a question asked after an upload is most likely about it.
-  const attached = query.searchText ? attachedPassages(request.attachments, query) : [];
-  const passages = attached.length > 0 ? [...attached, ...retrieved] : retrieved;
-  const knowledge = knowledgeLanguage(passages);
+  const { query: scored, passages, knowledge } = await readQuestion(retriever, bot.id, asked, request.history, written, request.attachments);
   const language = chooseLanguage(request, undefined, knowledge);
   const phrases = PHRASES[language];
-  // The question is scored in the knowledge's stemming (the search above needed only its words).
-  const stemming = stemmingLanguage(written, knowledge);
-  // A visitor writing in another language to English knowledge: their words are read as the English
-  // words the knowledge uses, among those each may mean.
-  const translated = stemming === 'en' && written !== undefined && written !== 'en';
-  const scored = stemming === 'en' && !translated ? query : prepareQuery(asked, request.history, stemming, written, translated ? knowledgeTerms(passages) : undefined);
   const selection = chooseUnits(asked, request.history, scored, passages, options, written);
   const decision = { evidence: selection.evidence, probability: selection.probability };
   if (selection.units.length === 0) {
@@ -90,6 +81,45 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
     return { text, sources: [], kind: 'refusal', decision, language };
   }
   return { ...composeAnswer(selection.units, phrases.leadIn), kind: 'answer', decision, language };
+}
+
+/** A question read against the knowledge: its passages, their language, and its terms in that language. */
+export interface ReadQuestion {
+  query: PreparedQuery;
+  passages: RetrievedPassage[];
+  knowledge: PhraseLanguage | null;
+}
+
+/**
+ * Retrieves the passages for a question (`written` in that language, when clear) and prepares it
+ * for scoring in the language of the knowledge it reaches: a visitor writing in another language than
+ * the knowledge's has their words read as the knowledge's words.
+ */
+export async function readQuestion(retriever: Retriever, botId: string, asked: string, history: ChatTurn[], written: PhraseLanguage | undefined, attachments?: AnswerRequest['attachments']): Promise<ReadQuestion> {
+  const query = prepareQuery(asked, history, 'en', written);
+  let retrieved = query.searchText ? await retriever.search(botId, query.searchText, PASSAGES_TO_READ) : [];
+  let knowledge = knowledgeLanguage(retrieved);
+  if (written === 'en' && query.searchText && (retrieved.length === 0 || (knowledge && knowledge !== 'en'))) {
+    // An English question and knowledge in another language: searched again with its words'
+    // translations (the first search found only the names and cognates they share, or nothing:
+    // then in each of the five languages, the usual translation only).
+    const translations = knowledge && knowledge !== 'en' ? translatedSearchWords(asked, knowledge) : FOREIGN_LANGUAGES.flatMap((l) => translatedSearchWords(asked, l, 1));
+    if (translations.length > 0) {
+      retrieved = await retriever.search(botId, `${query.searchText} ${translations.join(' ')}`, PASSAGES_TO_READ);
+      knowledge = knowledgeLanguage(retrieved) ?? knowledge;
+    }
+  }
+  // The visitor's own documents lead: a question asked after an upload is most likely about it.
+  const attached = query.searchText ? attachedPassages(attachments, query) : [];
+  const passages = attached.length > 0 ? [...attached, ...retrieved] : retrieved;
+  if (attached.length > 0) knowledge = knowledgeLanguage(passages);
+  // The question is scored in the knowledge's stemming (the search above needed only its words).
+  const stemming = stemmingLanguage(written, knowledge);
+  // English and another language: the visitor's words are read as the knowledge's, among the
+  // translations each may have, the knowledge's own terms deciding.
+  const translated = written !== undefined && written !== stemming && (written === 'en' || stemming === 'en');
+  if (stemming === 'en' && !translated) return { query, passages, knowledge };
+  return { query: prepareQuery(asked, history, stemming, written, translated ? knowledgeTerms(passages, stemming) : undefined), passages, knowledge };
 }
 
 // Enough text to tell a language by (reading whole passages costs milliseconds on every question).

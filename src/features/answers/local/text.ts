@@ -5,7 +5,7 @@
  */
 import { stemmer } from 'stemmer';
 import type { PhraseLanguage } from './phrases.ts';
-import { englishWordsFor, isForeignFunctionWord, type ForeignLanguage } from './lexicon.ts';
+import { englishWordsFor, foreignWordsFor, isForeignFunctionWord, type ForeignLanguage } from './lexicon.ts';
 import { STEMMERS } from './stemmers.ts';
 import { ENGLISH_LOOKALIKES, TRANSLATED_CONCEPTS } from './translated-concepts.ts';
 
@@ -276,6 +276,15 @@ const LOANWORD_MIN_LENGTH = 4;
  * uses (`known`, terms of the retrieved passages) is chosen, else the likeliest.
  */
 function readWord(word: string, language: PhraseLanguage, written: PhraseLanguage | undefined, known: ReadonlySet<string> | undefined): { term: string; english?: string } {
+  // An English question asked of knowledge in another language: each word is read as its
+  // translation the knowledge uses, else its usual one (or as written, when the knowledge has it).
+  if (written === 'en' && language !== 'en' && !STOP_WORDS.has(word)) {
+    const own = termOf(word, language);
+    if (known?.has(own)) return { term: own };
+    const translations = foreignWordsFor(word, language);
+    const chosen = (known && translations.find((t) => known.has(termOf(t, language)))) ?? translations[0];
+    return { term: chosen ? termOf(chosen, language) : own };
+  }
   const reader = foreignReader(language, written);
   if (!reader || CANONICAL_IN.get(reader)?.has(STEMMERS[reader](word))) return { term: termOf(word, language, written) };
   // A word the knowledge itself uses is read as written: a name or an English word in the visitor's
@@ -346,6 +355,19 @@ export function weightedTerms(text: string, language: PhraseLanguage = 'en', wri
     out.set(term, Math.max(out.get(term) ?? 0, wordWeight(english ?? w)));
   }
   return out;
+}
+
+/**
+ * An English text's content words in `language`: the usual translations of each (`perWord` at
+ * most), for searching knowledge written in that language.
+ */
+export function translatedSearchWords(text: string, language: ForeignLanguage, perWord = SEARCHED_MEANINGS): string[] {
+  const out: string[] = [];
+  for (const w of words(text)) {
+    if (STOP_WORDS.has(w)) continue;
+    out.push(...foreignWordsFor(w, language).slice(0, perWord));
+  }
+  return [...new Set(out)];
 }
 
 /**
