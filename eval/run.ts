@@ -44,6 +44,8 @@ interface Outcome {
   /** What the answer would have been had the engine not been allowed to refuse. */
   forced?: { hit: boolean; ok: boolean };
   wrongLanguage: boolean;
+  /** Asked in another language than the business's knowledge is written in. */
+  acrossLanguages: boolean;
   got: string;
 }
 
@@ -145,6 +147,7 @@ async function rankingSamplesOf(business: Business, stack: Stack): Promise<Ranki
 async function evaluateBusiness(business: Business, stack: Stack, options: ComposeOptions): Promise<Outcome[]> {
   const { bot, titleOf, texts } = await loadBusiness(business, stack);
   const baseline = createBaselineIndex(texts);
+  const knowledge = detectLanguage(texts.map((t) => t.text.slice(0, 2000)).join('\n')) ?? 'en';
   const outcomes: Outcome[] = [];
   for (const question of business.questions) {
     const history = question.history ?? [];
@@ -163,7 +166,7 @@ async function evaluateBusiness(business: Business, stack: Stack, options: Compo
     const wrongLanguage = fixed !== null ? fixed !== question.language : sources.length === 0 && (detectLanguage(text) ?? question.language) !== question.language;
     const got = refused ? 'refusal' : sources.length ? `[${sources[0]!.title}] ${short(text)}` : `(no source) ${short(text)}`;
     const expect = question.expect;
-    const outcome: Outcome = { question, part: partOf(question.id), ok: false, refused, wrongLanguage, got };
+    const outcome: Outcome = { question, part: partOf(question.id), ok: false, refused, wrongLanguage, acrossLanguages: question.language !== knowledge, got };
     if (expect.kind === 'answer') {
       outcome.hit = sourcesOf(expect).map((file) => titleOf.get(file)).includes(sources[0]?.title);
       const searchText = [...history.filter((t) => t.role === 'user').map((t) => t.content), question.question].join(' ');
@@ -216,11 +219,15 @@ function report(part: Part, outcomes: Outcome[]): string[] {
   }
   const foreign = answerable.filter((o) => o.question.language !== 'en');
   out.push(line('  not in English', count(foreign, (o) => o.ok), foreign.length));
+  const across = answerable.filter((o) => o.acrossLanguages);
+  out.push(line('  across languages', count(across, (o) => o.ok), across.length));
   out.push(line('Source hit@1 (answerable)', count(answerable, (o) => o.hit === true), answerable.length));
   out.push(line('  if it never refused', count(answerable, (o) => o.forced?.hit === true), answerable.length));
   out.push(line('  BM25 baseline hit@1 (MiniSearch)', count(answerable, (o) => o.baselineHit === true), answerable.length));
   out.push(line('Answer accuracy if it never refused', count(answerable, (o) => o.forced?.ok === true), answerable.length));
   out.push(line('Unanswerable questions refused', count(unanswerable, (o) => o.ok), unanswerable.length));
+  const acrossUnanswerable = unanswerable.filter((o) => o.acrossLanguages);
+  out.push(line('  across languages', count(acrossUnanswerable, (o) => o.ok), acrossUnanswerable.length));
   out.push(line('Answerable questions refused (wrongly)', count(answerable, (o) => o.refused), answerable.length));
   out.push(line('Refusals that were due', count(refusals, (o) => o.question.expect.kind === 'refusal'), refusals.length));
   const smallTalk = of((o) => o.question.expect.kind === 'smalltalk');
