@@ -22,6 +22,8 @@ export interface RetrievedPassage {
 export interface SearchOptions {
   /** Also rank by the configured provider's embedding model (a network call per search). */
   providerEmbeddings?: boolean;
+  /** What the provider's embedding model embeds, when not the query: the question as written (the query may be a list of words). */
+  meaningText?: string;
 }
 
 /**

@@ -268,7 +268,7 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
         fullText.search(db, botId, queryTerms(query), wide),
         localQuery ? vectors.nearest(botId, localEmbedder.model, localQuery, wide, LOCAL_MIN_SIMILARITY) : [],
         options.providerEmbeddings && providerEmbedder
-          ? providerQueryVector(query).then((v) => (v ? vectors.nearest(botId, providerEmbedder.model, v, wide, PROVIDER_MIN_SIMILARITY) : []))
+          ? providerQueryVector(options.meaningText ?? query).then((v) => (v ? vectors.nearest(botId, providerEmbedder.model, v, wide, PROVIDER_MIN_SIMILARITY) : []))
           : [],
       ]);
       const hits = fuseRankings([lexical, local, provider], limit, [weights.fullText, weights.local, weights.provider]);

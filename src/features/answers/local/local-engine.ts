@@ -8,7 +8,7 @@ import { attachedPassages } from './attached-passages.ts';
 import { chooseLanguage, detectLanguage } from './language.ts';
 import { PHRASES, type PhraseLanguage } from './phrases.ts';
 import { prepareQuery, type PreparedQuery } from './query.ts';
-import { translatedSearchWords } from './text.ts';
+import { knowledgeLanguage, retrieveForQuestion } from '../question-retrieval.ts';
 import type { Evidence } from './answerability.ts';
 import { knowledgeTerms, scoreUnits } from './scoring.ts';
 import { composeAnswer, selectUnits, type Selection } from './select.ts';
@@ -18,7 +18,6 @@ import { recogniseSmallTalk, stripGreeting, type SmallTalk } from './small-talk.
 export const LOCAL_ENGINE_NAME = 'parley-local';
 
 export const PASSAGES_TO_READ = 8;
-const FOREIGN_LANGUAGES = ['es', 'fr', 'de', 'pt', 'it'] as const;
 const WORDS_PER_CHUNK = 3;
 
 /** What the engine decided to say, before streaming. */
@@ -96,23 +95,11 @@ export interface ReadQuestion {
  * the knowledge's has their words read as the knowledge's words.
  */
 export async function readQuestion(retriever: Retriever, botId: string, asked: string, history: ChatTurn[], written: PhraseLanguage | undefined, attachments?: AnswerRequest['attachments']): Promise<ReadQuestion> {
-  const query = prepareQuery(asked, history, 'en', written);
-  let retrieved = query.searchText ? await retriever.search(botId, query.searchText, PASSAGES_TO_READ) : [];
-  let knowledge = knowledgeLanguage(retrieved);
-  if (written === 'en' && query.searchText && (retrieved.length === 0 || (knowledge && knowledge !== 'en'))) {
-    // An English question and knowledge in another language: searched again with its words'
-    // translations (the first search found only the names and cognates they share, or nothing:
-    // then in each of the five languages, the usual translation only).
-    const translations = knowledge && knowledge !== 'en' ? translatedSearchWords(asked, knowledge) : FOREIGN_LANGUAGES.flatMap((l) => translatedSearchWords(asked, l, 1));
-    if (translations.length > 0) {
-      retrieved = await retriever.search(botId, `${query.searchText} ${translations.join(' ')}`, PASSAGES_TO_READ);
-      knowledge = knowledgeLanguage(retrieved) ?? knowledge;
-    }
-  }
+  const { query, retrieved, knowledge: found } = await retrieveForQuestion(retriever, botId, asked, history, written, PASSAGES_TO_READ);
   // The visitor's own documents lead: a question asked after an upload is most likely about it.
   const attached = query.searchText ? attachedPassages(attachments, query) : [];
   const passages = attached.length > 0 ? [...attached, ...retrieved] : retrieved;
-  if (attached.length > 0) knowledge = knowledgeLanguage(passages);
+  const knowledge = attached.length > 0 ? knowledgeLanguage(passages) : found;
   // The question is scored in the knowledge's stemming (the search above needed only its words).
   const stemming = stemmingLanguage(written, knowledge);
   // English and another language: the visitor's words are read as the knowledge's, among the
@@ -120,15 +107,6 @@ export async function readQuestion(retriever: Retriever, botId: string, asked: s
   const translated = written !== undefined && written !== stemming && (written === 'en' || stemming === 'en');
   if (stemming === 'en' && !translated) return { query, passages, knowledge };
   return { query: prepareQuery(asked, history, stemming, written, translated ? knowledgeTerms(passages, stemming) : undefined), passages, knowledge };
-}
-
-// Enough text to tell a language by (reading whole passages costs milliseconds on every question).
-const KNOWLEDGE_SAMPLE_CHARS = 600;
-
-/** The language the retrieved knowledge is written in, read from the start of its first passages. */
-export function knowledgeLanguage(passages: RetrievedPassage[]): PhraseLanguage | null {
-  if (passages.length === 0) return null;
-  return detectLanguage(passages.slice(0, 3).map((p) => p.text.slice(0, KNOWLEDGE_SAMPLE_CHARS / 3)).join('\n'));
 }
 
 /** The language a question and its passages are stemmed in: the knowledge's, else the question's (`written`, when clear), else English. */

@@ -128,8 +128,27 @@ describe('the LLM engine against an OpenAI-compatible server', () => {
       { title: 'Shipping policy', url: 'https://kestrel.example/shipping' },
       { title: 'Returns FAQ', url: '' },
     ]);
-    // Passages found by meaning too: the provider's embeddings, when configured.
-    assert.deepEqual(calls, [{ botId: 'bot-1', query: '¿Cuánto cuesta el envío?', limit: PASSAGE_LIMIT, options: { providerEmbeddings: true } }]);
+    // Searched as parley-local searches (its words, with the help-desk concept's English word and
+    // synonyms), and by meaning too: the provider's embeddings of the question as written.
+    assert.equal(calls.length, 1);
+    const [call] = calls;
+    assert.deepEqual({ ...call, query: undefined }, { botId: 'bot-1', query: undefined, limit: PASSAGE_LIMIT, options: { providerEmbeddings: true, meaningText: '¿Cuánto cuesta el envío?' } });
+    assert.deepEqual(call!.query.split(' ').slice(0, 4), ['cuesta', 'envío', 'cost', 'precio']);
+    assert.ok(call!.query.split(' ').includes('ship'), call!.query);
+  });
+
+  it('searches knowledge in another language again with the English question\'s translations, as parley-local does', async () => {
+    server.behave({ kind: 'stream', chunks: ['Checkout is before 11:00.'] });
+    const french: RetrievedPassage[] = [
+      { passageId: 'f1', sourceId: 'sf', sourceTitle: 'Infos pratiques', sourceUrl: '', heading: 'Départ', text: "Le départ se fait avant 11 h 00, et vous pouvez laisser vos bagages à la réception jusqu'à 22 h 00.", score: 1 },
+    ];
+    const { retriever, calls } = fakeRetriever(french);
+    const engine = createProviderEngine({ pool, timeoutMs: 5000, keyFor: noKeys(), retriever, fallback: fakeFallback().engine });
+    const stream = await engine.answer(request({ question: 'What time is checkout?', history: [] }));
+    for await (const _ of stream.chunks);
+    assert.equal(calls.length, 2);
+    assert.ok(calls[1]!.query.split(' ').includes('départ'), calls[1]!.query);
+    assert.equal(calls[1]!.options?.meaningText, 'What time is checkout?');
   });
 
   it('sends the system instructions, guardrails, language rule, passages with titles, the whole history and the question', async () => {

@@ -5,6 +5,9 @@
  */
 import type { ProviderPool } from '../../../config/config.ts';
 import { AnswerError, type AnswerEngine, type AnswerRequest, type AnswerSource, type AnswerStream, type RetrievedPassage, type Retriever } from '../answers.types.ts';
+import { detectLanguage } from '../local/language.ts';
+import { stripGreeting } from '../local/small-talk.ts';
+import { retrieveForQuestion } from '../question-retrieval.ts';
 import { InactivityWatchdog } from './inactivity-watchdog.ts';
 import { providerLabel, toAnswerError } from './provider-errors.ts';
 import { languageModelFor, type ModelTarget } from './provider-models.ts';
@@ -65,9 +68,16 @@ export async function resolveModelTarget(
 // configured) are worth their network call here; parley-local quotes by words and goes without.
 const SEARCH_OPTIONS = { providerEmbeddings: true } as const;
 
-/** Passages for the question; a follow-up that finds nothing is retried with the previous question. */
+/**
+ * Passages for the question, searched as `parley-local` searches it (its words, synonyms and
+ * translations, and the turn a follow-up leans on) and by the question as written for the provider's
+ * embeddings; a follow-up that still finds nothing is retried with the previous question.
+ */
 async function retrievePassages(retriever: Retriever, request: AnswerRequest): Promise<RetrievedPassage[]> {
-  const found = await retriever.search(request.bot.id, request.question, PASSAGE_LIMIT, SEARCH_OPTIONS);
+  const asked = stripGreeting(request.question.trim());
+  const options = { ...SEARCH_OPTIONS, meaningText: request.question };
+  const { query, retrieved } = await retrieveForQuestion(retriever, request.bot.id, asked, request.history, detectLanguage(asked) ?? undefined, PASSAGE_LIMIT, options);
+  const found = query.searchText ? retrieved : await retriever.search(request.bot.id, request.question, PASSAGE_LIMIT, SEARCH_OPTIONS);
   if (found.length > 0) return found;
   const previous = [...request.history].reverse().find((turn) => turn.role === 'user');
   return previous ? retriever.search(request.bot.id, `${previous.content} ${request.question}`, PASSAGE_LIMIT, SEARCH_OPTIONS) : found;
