@@ -353,6 +353,15 @@ describe('parley-local answers', () => {
     assert.match(dog.queries.at(-1)!, /\bchien\b/);
   });
 
+  test('a visitor’s word meets the word help centres use for it, learnt from question and answer pairs ("nicked" and "stolen")', async () => {
+    const security = [
+      { sourceTitle: 'Security', sourceUrl: '', heading: 'Security > Devices', text: 'If a device is stolen, sign out of it remotely from Settings > Devices and change your password.' },
+      { sourceTitle: 'Security', sourceUrl: '', heading: 'Security > Sessions', text: 'Sessions on a shared device end after 30 minutes without activity.' },
+    ];
+    const { text } = await ask('Somebody nicked my device, what now?', { knowledge: security });
+    assert.ok(text.startsWith('If a device is stolen'), text);
+  });
+
   test('a word of another language that English lacks meets its English cognate ("automatisch", "automatically")', async () => {
     const billing = [
       { sourceTitle: 'Receipts', sourceUrl: '', heading: 'Receipts > Editing', text: 'Receipts can be edited until the client has paid them in full.' },

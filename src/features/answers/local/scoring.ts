@@ -5,6 +5,7 @@
  */
 import type { RetrievedPassage } from '../answers.types.ts';
 import { dot, englishWordVectors } from '../semantic/word-vectors.ts';
+import { wordAssociations } from './associations.ts';
 import { splitUnits } from './sentences.ts';
 import { contentTerms, termOf } from './text.ts';
 import { PHRASE_LANGUAGES, type PhraseLanguage } from './phrases.ts';
@@ -289,6 +290,8 @@ function nearWords(terms: string[], candidates: Candidate[]): Map<string, number
   // cognate: "tropicale" and "tropical", "exportar" and "export".
   const foreign = terms.map((term, i) => !asked[i] && term.length >= COGNATE_PREFIX && !/\d/.test(term));
   if (!asked.some(Boolean) && !foreign.some(Boolean)) return out;
+  const associations = wordAssociations();
+  const associated = terms.map((term) => associations.get(term));
   const seen = new Set<string>(terms);
   const consider = (word: string) => {
     if (seen.has(word)) return;
@@ -296,12 +299,17 @@ function nearWords(terms: string[], candidates: Candidate[]): Map<string, number
     terms.forEach((term, i) => {
       if (foreign[i] && isCognate(term, word)) out[i]!.set(word, COGNATE_SIMILARITY);
     });
+    // A word help centres use for what visitors call the question's word ("refund" for "money").
+    associated.forEach((row, i) => {
+      const strength = row?.get(word);
+      if (strength !== undefined) out[i]!.set(word, ASSOCIATION_SIMILARITY + (1 - ASSOCIATION_SIMILARITY) * strength);
+    });
     const vector = vectors.vectorOf(word);
     if (!vector) return;
     asked.forEach((q, i) => {
       if (!q) return;
       const similarity = dot(q, vector);
-      if (similarity >= NEAR_SIMILARITY) out[i]!.set(word, similarity);
+      if (similarity >= NEAR_SIMILARITY && similarity > (out[i]!.get(word) ?? 0)) out[i]!.set(word, similarity);
     });
   };
   for (const { unit } of candidates) {
@@ -315,6 +323,10 @@ function nearWords(terms: string[], candidates: Candidate[]): Map<string, number
 const COGNATE_PREFIX = 5;
 const COGNATE_SHARE = 0.8;
 const COGNATE_SIMILARITY = 0.7;
+// An associated word ("refund" for "money") counts as near as two words of this similarity, more the
+// stronger the association: as near as the decision reads (0.6), so that the association also helps
+// decide that the knowledge answers.
+const ASSOCIATION_SIMILARITY = 0.6;
 
 function isCognate(a: string, b: string): boolean {
   const shorter = Math.min(a.length, b.length);
