@@ -61,8 +61,6 @@ export interface Scoring {
   units: ScoredUnit[];
   /** Share of the question's weight that no retrieved passage holds, not even as a near word. */
   absent: number;
-  /** The question's terms that no retrieved passage holds, not even as a near word. */
-  missing: string[];
   /** Number of the question's topic words (light words aside). */
   topicWords: number;
 }
@@ -180,7 +178,7 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[], weig
     if (focus[i]) focusTotal += base[i]!;
   }
   const topicWords = topic.filter(Boolean).length;
-  if (total === 0) return { units: [], absent: 1, missing: terms, topicWords };
+  if (total === 0) return { units: [], absent: 1, topicWords };
 
   // Per passage: each term's best share over the passage's units, for passage coverage (the
   // ranking's, then the decision's stricter one).
@@ -278,7 +276,7 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[], weig
     unit.score = dotWeights(weights, unit.features) - (ASKS_ITSELF.test(unit.text) ? ASKS_ITSELF_PENALTY : 0);
   }
   const units = scored.sort((a, b) => b.score - a.score || a.rank - b.rank || a.index - b.index);
-  return { units, absent: Math.max(0, 1 - found / total), missing: terms.filter((_, i) => anywhere[i] === 0), topicWords };
+  return { units, absent: Math.max(0, 1 - found / total), topicWords };
 }
 
 /** For each query term, the candidates' words near it in meaning, with their similarity. */
