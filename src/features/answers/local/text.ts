@@ -1,7 +1,8 @@
 /**
  * Tokenising and term normalisation for `parley-local`: lower-casing, stop words, a stem (Porter's
  * for English, Snowball's for the other five languages), spelling variants and a small set of
- * general help-desk synonyms folded onto one term.
+ * general help-desk synonyms folded onto one term; a visitor writing in another language than the
+ * knowledge's has their words read through the lexicons (`lexicon.ts`).
  */
 import { stemmer } from 'stemmer';
 import type { PhraseLanguage } from './phrases.ts';
@@ -229,7 +230,8 @@ const TERM_CACHE_LIMIT = 100_000;
  * The normalised term of one lower-cased word: stemmed in the text's language and folded onto its
  * synonym group (English terms for the translated help-desk words of the other languages). A word
  * of a question `written` in another language, scored against English knowledge, is first looked
- * up among its own language's translated words.
+ * up among its own language's translated words, then in its lexicon (its likeliest English meaning;
+ * `readWord` chooses among them by the knowledge).
  */
 export function termOf(word: string, language: PhraseLanguage = 'en', written?: PhraseLanguage): string {
   const foreign = foreignReader(language, written);
