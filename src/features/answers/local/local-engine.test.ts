@@ -471,7 +471,7 @@ describe('parley-local helpers', () => {
     assert.deepEqual(searchWords('conexión', 'es'), ['conexión', 'connection']);
     // A word the knowledge uses is read as written: an English name in a German sentence ("Full
     // Groom" is not German "füllen"), unless it is too short to tell.
-    const known = new Set([termOf('full'), termOf('groom'), termOf('cost')]);
+    const known = new Map([termOf('full'), termOf('groom'), termOf('cost')].map((term) => [term, 1]));
     assert.deepEqual(contentTerms('Was kostet ein Full Groom?', 'en', 'de', known), [termOf('cost'), termOf('full'), termOf('groom')]);
     assert.notDeepEqual(contentTerms('Was kostet ein Full Groom?', 'en', 'de'), [termOf('cost'), termOf('full'), termOf('groom')]);
     // "What" and "must" carry no topic in any of the six.

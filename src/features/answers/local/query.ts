@@ -6,7 +6,7 @@
 import type { ChatTurn } from '../answers.types.ts';
 import type { QueryModel } from './scoring.ts';
 import { isRefusalText, type PhraseLanguage } from './phrases.ts';
-import { contentTerms, searchWords, weightedTerms, words } from './text.ts';
+import { contentTerms, searchWords, weightedTerms, words, type KnownTerms } from './text.ts';
 
 /** What to send to retrieval and how to score what comes back. */
 export interface PreparedQuery {
@@ -78,7 +78,7 @@ function lastTurn(history: ChatTurn[], role: ChatTurn['role']): string | undefin
  * ("essai" as a trial, not as an English "essay"); `known`, the terms of the knowledge retrieved for
  * it, chooses among the meanings of such a word read in English.
  */
-export function prepareQuery(question: string, history: ChatTurn[], language: PhraseLanguage = 'en', written?: PhraseLanguage, known?: ReadonlySet<string>): PreparedQuery {
+export function prepareQuery(question: string, history: ChatTurn[], language: PhraseLanguage = 'en', written?: PhraseLanguage, known?: KnownTerms): PreparedQuery {
   const followUp = isFollowUp(question, history);
   const weights = weightedTerms(question, language, written, known);
   const focus = new Set(weights.keys());

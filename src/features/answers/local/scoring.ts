@@ -149,12 +149,11 @@ export function candidatesOf(passages: RetrievedPassage[], language: PhraseLangu
   return out;
 }
 
-/** Every term the passages' units and headings hold, in `language`'s stemming. */
-export function knowledgeTerms(passages: RetrievedPassage[], language: PhraseLanguage = 'en'): Set<string> {
-  const out = new Set<string>();
+/** Every term the passages' units (with their headings) hold, with how many units hold it, in `language`'s stemming. */
+export function knowledgeTerms(passages: RetrievedPassage[], language: PhraseLanguage = 'en'): Map<string, number> {
+  const out = new Map<string, number>();
   for (const { unit } of candidatesOf(passages, language)) {
-    for (const term of unit.terms) out.add(term);
-    for (const term of unit.context) out.add(term);
+    for (const term of new Set([...unit.terms, ...unit.context])) out.set(term, (out.get(term) ?? 0) + 1);
   }
   return out;
 }

@@ -269,22 +269,36 @@ function isFunctionWord(word: string, written: PhraseLanguage | undefined): bool
   return english !== undefined && STOP_WORDS.has(english);
 }
 
+/** How many of the retrieved sentences hold each term. */
+export type KnownTerms = ReadonlyMap<string, number>;
+
+/** The candidate whose term the knowledge uses most (the earlier on a tie), if it uses any. */
+function mostUsed(candidates: readonly string[], termOfCandidate: (candidate: string) => string, known: KnownTerms): string | undefined {
+  let best: string | undefined;
+  let bestCount = 0;
+  for (const candidate of candidates) {
+    const count = known.get(termOfCandidate(candidate)) ?? 0;
+    if (count > bestCount) [best, bestCount] = [candidate, count];
+  }
+  return best;
+}
+
 // Shorter words of another language too often spell an unrelated English word.
 const LOANWORD_MIN_LENGTH = 4;
 
 /**
  * A word's term and, when it was translated, the English word it was read as. Of the English words
- * a visitor's word may mean ("aplicación": enforcement, application, app), the first the knowledge
- * uses (`known`, terms of the retrieved passages) is chosen, else the likeliest.
+ * a visitor's word may mean ("aplicación": enforcement, application, app), the one the knowledge
+ * uses most (`known`: the retrieved sentences holding each term) is chosen, else the likeliest.
  */
-function readWord(word: string, language: PhraseLanguage, written: PhraseLanguage | undefined, known: ReadonlySet<string> | undefined): { term: string; english?: string } {
+function readWord(word: string, language: PhraseLanguage, written: PhraseLanguage | undefined, known: KnownTerms | undefined): { term: string; english?: string } {
   // An English question asked of knowledge in another language: each word is read as its
   // translation the knowledge uses, else its usual one (or as written, when the knowledge has it).
   if (written === 'en' && language !== 'en' && !STOP_WORDS.has(word)) {
     const own = termOf(word, language);
     if (known?.has(own)) return { term: own };
     const translations = foreignWordsFor(word, language);
-    const chosen = (known && translations.find((t) => known.has(termOf(t, language)))) ?? translations[0];
+    const chosen = (known && mostUsed(translations, (t) => termOf(t, language), known)) ?? translations[0];
     return { term: chosen ? termOf(chosen, language) : own };
   }
   const reader = foreignReader(language, written);
@@ -293,7 +307,7 @@ function readWord(word: string, language: PhraseLanguage, written: PhraseLanguag
   // sentence ("Was kostet ein Full Groom?"), a loanword ("Team", "online").
   if (known && word.length >= LOANWORD_MIN_LENGTH && known.has(stemmedTerm(word, 'en'))) return { term: stemmedTerm(word, 'en') };
   const meanings = englishWordsFor(word, reader);
-  const english = (known && meanings.find((meaning) => known.has(stemmedTerm(meaning, 'en')))) ?? meanings[0];
+  const english = (known && mostUsed(meanings, (meaning) => stemmedTerm(meaning, 'en'), known)) ?? meanings[0];
   return english ? { term: stemmedTerm(english, 'en'), english } : { term: termOf(word, language, written) };
 }
 
@@ -312,7 +326,7 @@ export function isStopWord(word: string): boolean {
  * The content terms of a text, in order (duplicates kept); `known`, the terms of the knowledge it is
  * scored against, chooses among a translated word's meanings.
  */
-export function contentTerms(text: string, language: PhraseLanguage = 'en', written?: PhraseLanguage, known?: ReadonlySet<string>): string[] {
+export function contentTerms(text: string, language: PhraseLanguage = 'en', written?: PhraseLanguage, known?: KnownTerms): string[] {
   const names = namesIn(text, written);
   return words(text)
     .filter((w) => names.has(w) || !isFunctionWord(w, written))
@@ -347,7 +361,7 @@ const EXPANSIONS_PER_WORD = 3;
 const SEARCHED_MEANINGS = 2;
 
 /** The content terms of a text with their weights (a light word counts less); `known` as for `contentTerms`. */
-export function weightedTerms(text: string, language: PhraseLanguage = 'en', written?: PhraseLanguage, known?: ReadonlySet<string>): Map<string, number> {
+export function weightedTerms(text: string, language: PhraseLanguage = 'en', written?: PhraseLanguage, known?: KnownTerms): Map<string, number> {
   const names = namesIn(text, written);
   const out = new Map<string, number>();
   for (const w of words(text)) {
