@@ -56,6 +56,16 @@ describe('parley-local: the language of its own phrases', () => {
     assert.equal(detectLanguage('Entregas em casa?'), 'pt');
   });
 
+  test('with no knowledge to tip it, a message of another language’s everyday words takes the language whose lexicon holds them', () => {
+    // No letter English lacks, and franc's trigrams guess wrong on two words; the lexicons know them.
+    assert.equal(guessUnclearLanguage('Garantie Fahrrad?', null), 'de');
+    assert.equal(guessUnclearLanguage('Preis Reparatur?', null), 'de');
+    assert.equal(guessUnclearLanguage('Consegna domani?', null), 'it');
+    assert.equal(chooseLanguage({ bot, question: 'Reembolso tarjeta?', history: [] }), 'es');
+    // Words both Spanish and Portuguese write stay undecided.
+    assert.equal(guessUnclearLanguage('Mochila usada?', null), null);
+  });
+
   test('English words, or one unknown word with nothing to tip it, stay English', () => {
     assert.equal(chooseLanguage({ bot, question: 'Refund?', history: [] }, undefined, 'de'), 'en');
     assert.equal(chooseLanguage({ bot, question: 'Parking for bikes?', history: [] }, undefined, 'it'), 'en');

@@ -8,6 +8,7 @@
 import { francAll } from 'franc';
 import type { AnswerRequest } from '../answers.types.ts';
 import { englishWordVectors, type WordVectors } from '../semantic/word-vectors.ts';
+import { isLexiconWord, type ForeignLanguage } from './lexicon.ts';
 import { PHRASE_LANGUAGES, type PhraseLanguage } from './phrases.ts';
 
 const FRANC_CODES: Record<string, PhraseLanguage> = { eng: 'en', spa: 'es', fra: 'fr', deu: 'de', por: 'pt', ita: 'it' };
@@ -129,9 +130,10 @@ function isEnglishWord(word: string, lexicon: WordVectors): boolean {
 /**
  * The language of a message that `detectLanguage` could not tell ("Öffnungszeiten?", "Orari?"):
  * when most of its words are not English words (see `isEnglishWord`), it is one
- * of the other five whose letters it uses; the knowledge's own language among those, else franc's
- * best among them when the message says enough (two such words, or letters English lacks). A
- * message of English words, or one unknown word such as a name, stays undecided.
+ * of the other five whose letters it uses; the knowledge's own language among those, else the one
+ * whose lexicon (`lexicon.ts`) holds the most of its words, else franc's best among them when the
+ * message says enough (two such words, or letters English lacks). A message of English words, or
+ * one unknown word such as a name, stays undecided.
  */
 export function guessUnclearLanguage(text: string, knowledge: PhraseLanguage | null, lexicon: WordVectors = englishWordVectors()): PhraseLanguage | null {
   const cleaned = text.replace(NOT_WORDS, ' ').toLowerCase();
@@ -143,10 +145,20 @@ export function guessUnclearLanguage(text: string, knowledge: PhraseLanguage | n
   const candidates = PHRASE_LANGUAGES.filter((language) => language !== 'en' && [...marks].every((mark) => LETTERS[language].includes(mark)));
   if (candidates.length === 0) return null;
   if (knowledge && candidates.includes(knowledge)) return knowledge;
+  // The lexicons know the five languages' everyday words ("orari", "occhiali", "Lieferung").
+  const byLexicon = byLexiconWords(words.filter((word) => !isEnglishWord(word, lexicon)), candidates as ForeignLanguage[]);
+  if (byLexicon) return byLexicon;
   if (marks.size === 0 && foreign < 2) return null;
   const codes = FRANC_ONLY.filter((code) => candidates.includes(FRANC_CODES[code]!));
   const [best] = francAll(cleaned, { only: codes, minLength: 1 });
   return (best && FRANC_CODES[best[0]]) || null;
+}
+
+/** The one language among `candidates` whose lexicon holds more of the words than any other's, if one does. */
+function byLexiconWords(words: string[], candidates: ForeignLanguage[]): PhraseLanguage | null {
+  const hits = candidates.map((language) => [language, words.filter((word) => isLexiconWord(word, language)).length] as const).sort((a, b) => b[1] - a[1]);
+  const [best, second] = hits;
+  return best && best[1] > 0 && best[1] > (second?.[1] ?? 0) ? best[0] : null;
 }
 
 /**

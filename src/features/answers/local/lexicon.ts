@@ -25,6 +25,8 @@ interface Lexicon {
   foreign: Map<string, string[]>;
   /** Function words, lower-case, as written. */
   functionWords: Set<string>;
+  /** Every translation and function word as written, lower-case. */
+  words: Set<string>;
 }
 
 const loaded = new Map<ForeignLanguage, Lexicon>();
@@ -73,7 +75,8 @@ function lexiconOf(language: ForeignLanguage): Lexicon {
     const key = STEMMERS.en(word.toLowerCase());
     foreign.set(key, [...(foreign.get(key) ?? []), ...translations]);
   }
-  lexicon = { english, foreign, functionWords };
+  const words = new Set([...rows.flatMap((r) => r.translations), ...functionWords]);
+  lexicon = { english, foreign, functionWords, words };
   loaded.set(language, lexicon);
   return lexicon;
 }
@@ -98,6 +101,11 @@ const NONE: readonly string[] = [];
 /** The words of `language` an English word translates to, the usual one first ([] when the lexicon lacks it). */
 export function foreignWordsFor(englishWord: string, language: ForeignLanguage): readonly string[] {
   return lexiconOf(language).foreign.get(STEMMERS.en(englishWord)) ?? NONE;
+}
+
+/** True when a lower-case word is, as written, one of `language`'s words in its lexicon. */
+export function isLexiconWord(word: string, language: ForeignLanguage): boolean {
+  return lexiconOf(language).words.has(word);
 }
 
 /** True for a function word of `language` ("doch", "combien"): it names no topic. */
