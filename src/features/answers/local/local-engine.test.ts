@@ -121,6 +121,10 @@ describe('parley-local answers', () => {
     const wrapping = await ask('Do you offer gift wrapping on shipping orders?');
     assert.equal(wrapping.text, PHRASES.en.dontKnow);
     assert.deepEqual(wrapping.sources, []);
+    // The same in the other languages, for renting and selling too ("Est-ce que vous louez…").
+    const gear = [{ sourceTitle: 'Tents', sourceUrl: '', heading: 'Tents > Camping', text: 'Our tents are made for camping weekends and come with a two-year warranty.' }];
+    const renting = await ask('Est-ce que vous louez des tentes pour un week-end de camping ?', { knowledge: gear });
+    assert.equal(renting.text, PHRASES.fr.dontKnow);
   });
 
   test('streams the answer in several chunks', async () => {
