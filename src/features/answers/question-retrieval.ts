@@ -7,10 +7,10 @@
 import type { ChatTurn, RetrievedPassage, Retriever, SearchOptions } from './answers.types.ts';
 import { detectLanguage } from './local/language.ts';
 import type { PhraseLanguage } from './local/phrases.ts';
+import { FOREIGN_LANGUAGES } from './local/lexicon.ts';
 import { prepareQuery, type PreparedQuery } from './local/query.ts';
+import { stripGreeting } from './local/small-talk.ts';
 import { translatedSearchWords } from './local/text.ts';
-
-const FOREIGN_LANGUAGES = ['es', 'fr', 'de', 'pt', 'it'] as const;
 
 /** The question as searched, the passages found, and the language they are written in. */
 export interface QuestionRetrieval {
@@ -44,6 +44,17 @@ export async function retrieveForQuestion(
     }
   }
   return { query, retrieved, knowledge };
+}
+
+/**
+ * The passages for a visitor's message as an engine retrieves them (`retrieveForQuestion`), for the
+ * provider engine and the dashboard's search preview: by the message as written when it holds no
+ * word worth searching ("What is it?"). The provider's embeddings, when asked for, embed it as written.
+ */
+export async function searchForQuestion(retriever: Retriever, botId: string, question: string, history: ChatTurn[], limit: number, options: SearchOptions = {}): Promise<RetrievedPassage[]> {
+  const asked = stripGreeting(question.trim());
+  const { query, retrieved } = await retrieveForQuestion(retriever, botId, asked, history, detectLanguage(asked) ?? undefined, limit, { ...options, meaningText: question });
+  return query.searchText ? retrieved : retriever.search(botId, question, limit, options);
 }
 
 // Enough text to tell a language by (reading whole passages costs milliseconds on every question).

@@ -16,6 +16,7 @@ import { assertTab } from '../auth/roles.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import type { KnowledgeService } from './knowledge.service.ts';
 import { LOCAL_MODEL } from '../answers/providers/provider-routing.ts';
+import { searchForQuestion } from '../answers/question-retrieval.ts';
 import { SourceSchema, sourceView } from './knowledge.schemas.ts';
 import { DashboardKnowledgeBodySchema, DashboardSourceCreatedSchema, KnowledgeSearchQuerySchema, KnowledgeSearchResultSchema, parseDashboardKnowledge } from './dashboard-knowledge.schemas.ts';
 
@@ -94,7 +95,7 @@ export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bo
         const bot = await bots.getForAccount(user.accountId, request.params.bot_id);
         const query = request.query.q.trim();
         if (!query) throw new ValidationError("query 'q' must not be blank");
-        const passages = await knowledge.retriever.search(bot.id, query, request.query.limit ?? 8, {
+        const passages = await searchForQuestion(knowledge.retriever, bot.id, query, [], request.query.limit ?? 8, {
           providerEmbeddings: bot.selected_model !== LOCAL_MODEL,
         });
         return {

@@ -68,6 +68,16 @@ describe('dashboard knowledge: add, search, delete', () => {
     assert.ok(best.score > 0);
   });
 
+  it('searches as the bot does: a question in German finds the English text through its words’ translations', async () => {
+    // Its German function word "die" is in this title as written; its "Lieferung" and "Lager" are in
+    // no passage, but their translations "delivery" and "warehouse" are.
+    await t.request('POST', base(), { token: owner.token, body: { type: 'text', name: 'Film night', content: 'Die Hard screens in the staff room on Friday at 8 pm.' } });
+    const german = await t.request('GET', `${base()}/search?q=${encodeURIComponent('Wie lange braucht die Lieferung aus dem Lager?')}`, { token: owner.token });
+    assert.equal(german.status, 200, german.text);
+    assert.equal(german.body.query, 'Wie lange braucht die Lieferung aus dem Lager?');
+    assert.match(german.body.passages[0]?.text ?? '', /Leeds warehouse/);
+  });
+
   it('adds a page as processing, which becomes ready once fetched, with its crawl schedule', async () => {
     const res = await t.request('POST', base(), { token: owner.token, body: { type: 'url', url: `${site.base}/faq`, crawl_schedule: 'daily' } });
     assert.equal(res.status, 201, res.text);

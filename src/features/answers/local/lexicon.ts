@@ -17,6 +17,7 @@ import type { PhraseLanguage } from './phrases.ts';
 import { STEMMERS } from './stemmers.ts';
 
 export type ForeignLanguage = Exclude<PhraseLanguage, 'en'>;
+export const FOREIGN_LANGUAGES: readonly ForeignLanguage[] = ['es', 'fr', 'de', 'pt', 'it'];
 
 interface Lexicon {
   /** Stem of a translation → the English words it translates, the likeliest first. */
@@ -41,9 +42,9 @@ const COMPOUND_MIN_LENGTH = 8;
 
 /** The lexicon of one language, read on first use (about 60 KB each). */
 function lexiconOf(language: ForeignLanguage): Lexicon {
-  const stem = STEMMERS[language];
   let lexicon = loaded.get(language);
   if (lexicon) return lexicon;
+  const stem = STEMMERS[language];
   const english = new Map<string, string[]>();
   const rows = fs
     .readFileSync(dataFile(`lexicon-${language}.tsv`), 'utf8')

@@ -5,9 +5,7 @@
  */
 import type { ProviderPool } from '../../../config/config.ts';
 import { AnswerError, type AnswerEngine, type AnswerRequest, type AnswerSource, type AnswerStream, type RetrievedPassage, type Retriever } from '../answers.types.ts';
-import { detectLanguage } from '../local/language.ts';
-import { stripGreeting } from '../local/small-talk.ts';
-import { retrieveForQuestion } from '../question-retrieval.ts';
+import { searchForQuestion } from '../question-retrieval.ts';
 import { InactivityWatchdog } from './inactivity-watchdog.ts';
 import { providerLabel, toAnswerError } from './provider-errors.ts';
 import { languageModelFor, type ModelTarget } from './provider-models.ts';
@@ -74,10 +72,7 @@ const SEARCH_OPTIONS = { providerEmbeddings: true } as const;
  * embeddings; a follow-up that still finds nothing is retried with the previous question.
  */
 async function retrievePassages(retriever: Retriever, request: AnswerRequest): Promise<RetrievedPassage[]> {
-  const asked = stripGreeting(request.question.trim());
-  const options = { ...SEARCH_OPTIONS, meaningText: request.question };
-  const { query, retrieved } = await retrieveForQuestion(retriever, request.bot.id, asked, request.history, detectLanguage(asked) ?? undefined, PASSAGE_LIMIT, options);
-  const found = query.searchText ? retrieved : await retriever.search(request.bot.id, request.question, PASSAGE_LIMIT, SEARCH_OPTIONS);
+  const found = await searchForQuestion(retriever, request.bot.id, request.question, request.history, PASSAGE_LIMIT, SEARCH_OPTIONS);
   if (found.length > 0) return found;
   const previous = [...request.history].reverse().find((turn) => turn.role === 'user');
   return previous ? retriever.search(request.bot.id, `${previous.content} ${request.question}`, PASSAGE_LIMIT, SEARCH_OPTIONS) : found;
