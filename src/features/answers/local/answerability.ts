@@ -45,11 +45,12 @@ export const ANSWER_PROBABILITY = 0.5;
 
 /** The evidence for answering the question with the best sentence. */
 export function evidenceOf(query: QueryModel, best: ScoredUnit, scoring: Scoring): Evidence {
-  const { question, written } = query;
-  // Read as the visitor wrote it: their function words aside and, asked of English knowledge, their
-  // words in English (the vectors are English).
-  const english = query.language === undefined || query.language === 'en';
-  const asked = embedTerms(contentTerms(question, 'en', english ? written : undefined));
+  const { question, written, language = 'en' } = query;
+  // Read as the engine reads it: the visitor's function words aside and, asked of English knowledge,
+  // their words in English. The vectors are English: asked of knowledge in another language, the
+  // question is embedded as English text.
+  const read = contentTerms(question, language, written);
+  const asked = embedTerms(language === 'en' ? read : contentTerms(question));
   const said = embedLocally(`${best.passage.heading}\n${best.text}`);
   return {
     meaning: asked && said ? dot(asked, said) : 0,
@@ -60,7 +61,7 @@ export function evidenceOf(query: QueryModel, best: ScoredUnit, scoring: Scoring
     kind: best.answersKind === null ? 0 : best.answersKind ? 1 : -1,
     topicShare: scoring.topicWords === 0 ? 1 : Math.min(1, best.topicMatches / scoring.topicWords),
     topPassage: best.rank === 0 ? 1 : 0,
-    length: Math.min(1, contentTerms(question, query.language, written).length / 12),
+    length: Math.min(1, read.length / 12),
     existence: ASKS_EXISTENCE.test(question) ? 1 : 0,
   };
 }
