@@ -491,7 +491,7 @@ describe('parley-local helpers', () => {
       ['Combien coûte la taxe de séjour ?', 'money'],
       ['Quanto custa o bolo de aniversário?', 'money'],
       ['Ab welchem Alter darf man mieten?', 'number'],
-      ['A che ora aprite il sabato?', 'time'],
+      ['A che ora aprite?', 'time'],
       ['Où se trouve la gare ?', 'place'],
       ['Perché la garanzia non copre i graffi?', 'reason'],
       ['How tall is the tent inside?', 'measure'],
@@ -505,14 +505,25 @@ describe('parley-local helpers', () => {
       // "How far ahead" asks for a time, not a distance; "wie hoch" usually for an amount.
       ['How far ahead can I book a class?', 'duration'],
       ['Wie hoch ist der Stundensatz?', 'money'],
+      // Naming a day asks about that day: hours alone, of any day, do not answer it.
+      ['Are you open on Sundays?', 'day'],
+      ['Is Dr. Okafor available on Fridays?', 'day'],
+      ['Il negozio è aperto la domenica?', 'day'],
+      ['Habt ihr am Wochenende offen?', 'day'],
     ];
-    const kinds = { duration: '3 Werktage', money: '12,50 €', number: '18', time: '9:30', place: '12 rue de la Gare', reason: 'weil', measure: '104 cm', frequency: '3 times per month' };
+    const kinds = { day: 'Monday to Saturday', duration: '3 Werktage', money: '12,50 €', number: '18', time: '9:30', place: '12 rue de la Gare', reason: 'weil', measure: '104 cm', frequency: '3 times per month' };
     for (const [question, kind] of cases) {
       const expected = expectedKind(question);
       assert.equal(expected?.name, kind, question);
       assert.ok(expected.pattern.test(kinds[kind as keyof typeof kinds]), `${question} asks for a ${kind}`);
     }
     assert.ok(!expectedKind('What temperature is the pool kept at?')!.pattern.test('The pool is open until 9 pm.'));
+    const day = expectedKind('What time does the store open on Sundays?')!;
+    assert.equal(day.name, 'day');
+    assert.ok(!day.pattern.test('The store opens at 9:00 am, and returns are accepted within 14 days.'));
+    for (const said of ['Closed on Sundays.', 'Open every day from 8 am.', 'Le week-end, de 9 h à 12 h.', 'Wir haben täglich geöffnet.', 'Aberto aos sábados.', 'Chiuso il lunedì.', 'Fechado à segunda.']) assert.ok(day.pattern.test(said), said);
+    // Portuguese days double as ordinals: "a segunda via" is a second copy, not a Monday.
+    assert.equal(expectedKind('Como peço a segunda via da fatura?')?.name, undefined);
     // A person is two capitalised words, not a place's name.
     const person = expectedKind('Who is the manager of the Birchfield store?')!;
     assert.equal(person.name, 'person');

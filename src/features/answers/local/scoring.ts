@@ -397,6 +397,10 @@ const TIME = /\b\d{1,2}(?::\d{2})?\s*(?:a\.m\.|p\.m\.|am|pm|uhr)\b|\b\d{1,2}(?::
 const PLACE = />|\b(?:at|in|on|under|to|im|em|nel|nella|alla|au)\s+(?:the\s+)?\p{Lu}|\b(?:avenue|street|road|way|page|menu|settings|account|address|calle|avenida|rue|stra(?:ß|ss)e|str\.|platz|rua|via|viale|piazza|largo)\b/iu;
 // Two capitalised words, unless the second names a place or an organisation ("Old Mill", "Quay Street").
 const PERSON = /\p{Lu}\p{Ll}+\s+(?!(?:Street|St|Road|Rd|Avenue|Ave|Lane|Way|Drive|Square|Plaza|Place|Park|Falls|Heights|Hill|Hills|Mill|Bay|Beach|Valley|Village|City|Town|Center|Centre|Mall|Market|Station|Bridge|Tower|House|Hall|Club|Store|Shop|Studio|Gym|Hotel|Clinic|Labs?|Inc|Ltd|Plus|Pro|Premium|Basic|Standard|Express|Care|Support|Team|App|Rewards?|Card|Cards|Plan|Policy|Guarantee)\b)\p{Lu}\p{Ll}+/u;
+// A day of the week, the weekend, or every day, in the six languages: what a question naming a day asks about.
+const WEEKDAY = String.raw`(?<!\p{L})(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|montags?|dienstags?|mittwochs?|donnerstags?|freitags?|samstags?|sonntags?|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bados?|domingos?|lundis?|mardis?|mercredis?|jeudis?|vendredis?|samedis?|dimanches?|(?:segunda|ter[çc]a|quarta|quinta|sexta)s?-feiras?|(?<=(?:à|às|na|nas|aos)\s)(?:segunda|ter[çc]a|quarta|quinta|sexta)s?|luned[iì]|marted[iì]|mercoled[iì]|gioved[iì]|venerd[iì]|sabato|domenica|week-?ends?|wochenendes?|fine? de semana|fim de semana|fine ?settimana)(?!\p{L})`;
+const NAMES_A_DAY = new RegExp(WEEKDAY, 'iu');
+const DAY = new RegExp(`${WEEKDAY}|(?<!\\p{L})(?:every ?day|daily|7 days a week|seven days a week|todos los d[ií]as|tous les jours|t[äa]glich|jeden tag|todos os dias|tutti i giorni|ogni giorno)(?!\\p{L})`, 'iu');
 const REASON = /\b(?:because|reasons?|due to|caused by|as a result|porque|parce que|weil|perch[ée]|poich[ée])\b/i;
 const CONTACT = /@|\+?\d[\d\s().-]{7,}\d|https?:\/\//;
 // A measured size, weight, volume, distance, temperature or file size: "104 cm", "1.2 kg", "34°F", "650 mètres", "15 MB".
@@ -424,6 +428,7 @@ const KINDS = {
   place: kindOf('place', PLACE, 'place location address dirección adresse endereço indirizzo'),
   reason: kindOf('reason', REASON, 'reason cause razón raison grund razão motivo'),
   measure: kindOf('measure', MEASURE, 'size height width depth length weight temperature temp fahrenheit celsius degree distance tamaño altura ancho peso temperatura distancia taille hauteur largeur poids température größe höhe breite gewicht temperatur entfernung tamanho largura taglia altezza larghezza'),
+  day: kindOf('day', DAY, 'time date day hour open hora horario heure horaire uhr öffnungszeiten horário ora orari'),
   frequency: kindOf('frequency', FREQUENCY, 'often frequency times frecuencia veces fréquence fois häufigkeit frequência vezes frequenza volte'),
 };
 
@@ -436,6 +441,9 @@ export function expectedKind(question: string): AnswerKind | null {
   if (QUESTION_KINDS.money.test(q)) return KINDS.money;
   if (QUESTION_KINDS.contact.test(q)) return KINDS.contact;
   if (QUESTION_KINDS.number.test(q)) return KINDS.number;
+  // "Are you open on Sundays?", "Is Dr. Okafor available on Fridays?": an answer speaks of that day
+  // (or of the week's days, or every day); hours alone, of another day, do not answer it.
+  if (NAMES_A_DAY.test(q)) return KINDS.day;
   if (QUESTION_KINDS.time.test(q)) return KINDS.time;
   if (QUESTION_KINDS.person.test(q)) return KINDS.person;
   if (QUESTION_KINDS.place.test(q)) return KINDS.place;
