@@ -127,6 +127,18 @@ describe('parley-local answers', () => {
     assert.equal(renting.text, PHRASES.fr.dontKnow);
   });
 
+  test('asked a price, it refuses when what it would quote names none, and answers "included" or a price', async () => {
+    const cafe = (text: string): StubPassage[] => [{ sourceTitle: 'Club', sourceUrl: '', heading: 'Club > The Galley', text }];
+    const noPrice = await ask('How much is a protein shake at The Galley?', { knowledge: cafe('The Galley, our café, serves coffee, smoothies and protein shakes from 6:00 am to 2:00 pm.') });
+    assert.equal(noPrice.text, PHRASES.en.dontKnow);
+    const inFrench = await ask('Combien coûte un shake protéiné au café The Galley ?', { knowledge: cafe('The Galley, our café, serves coffee, smoothies and protein shakes from 6:00 am to 2:00 pm.') });
+    assert.equal(inFrench.text, PHRASES.fr.dontKnow);
+    const priced = await ask('How much is a protein shake at The Galley?', { knowledge: cafe('At The Galley, our café, a protein shake costs $6.') });
+    assert.match(priced.text, /\$6/);
+    const included = await ask('How much is a protein shake at The Galley?', { knowledge: cafe('At The Galley, one protein shake a day is included in Tide Plus memberships.') });
+    assert.match(included.text, /included in Tide Plus/);
+  });
+
   test('streams the answer in several chunks', async () => {
     const answer = await ask('How long does expedited delivery take?');
     assert.ok(answer.chunks.length > 2, `chunks: ${answer.chunks.length}`);
