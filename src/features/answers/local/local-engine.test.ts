@@ -530,6 +530,8 @@ describe('parley-local helpers', () => {
       assert.ok(expected.pattern.test(kinds[kind as keyof typeof kinds]), `${question} asks for a ${kind}`);
     }
     assert.ok(!expectedKind('What temperature is the pool kept at?')!.pattern.test('The pool is open until 9 pm.'));
+    // "a 14-day trial", "a 45-minute session" say how long as well as "14 days" does.
+    for (const said of ['Start your 14-day free trial.', 'The assessment is a 45-minute session.']) assert.ok(expectedKind('How long is the free trial?')!.pattern.test(said), said);
     const day = expectedKind('What time does the store open on Sundays?')!;
     assert.equal(day.name, 'day');
     assert.ok(!day.pattern.test('The store opens at 9:00 am, and returns are accepted within 14 days.'));
