@@ -4,15 +4,9 @@
  */
 import type { AnswerSource } from '../answers.types.ts';
 import { ANSWER_PROBABILITY, answerProbability, evidenceOf, type Evidence } from './answerability.ts';
-import { expectedKind, type QueryModel, type ScoredUnit, type Scoring } from './scoring.ts';
+import type { QueryModel, ScoredUnit, Scoring } from './scoring.ts';
 
 const MAX_UNITS = 3;
-// Asked a price or about a named day, a reply none of whose sentences holds one does not answer
-// ("How much is a protein shake?" quoting only that the café serves them): it is a refusal, whatever
-// the decision's probability. The two kinds whose patterns miss least ("$6", "included", "Sundays");
-// a duration or a place can be said in too many ways ("a 14-day trial", "park on Mercer Lane").
-const KINDS_A_REPLY_MUST_HOLD = new Set(['money', 'day']);
-const LACKS_KIND_PROBABILITY = 0.49;
 // A further sentence must answer at least this share of what the best one answers.
 const FURTHER_SHARE = 0.7;
 // A best sentence shorter than this brings the next one along.
@@ -75,8 +69,6 @@ export function selectUnits(query: QueryModel, { units: scored, ...scoring }: Sc
     if (!addsSomething(unit, chosen)) continue;
     chosen.push(unit);
   }
-  const lacksKind = KINDS_A_REPLY_MUST_HOLD.has(expectedKind(query.question)?.name ?? '') && chosen.every((unit) => unit.answersKind === false);
-  if (lacksKind && !alwaysAnswer) return { units: [], evidence, probability: Math.min(probability, LACKS_KIND_PROBABILITY) };
   return { units: chosen, evidence, probability };
 }
 
