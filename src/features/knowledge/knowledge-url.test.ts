@@ -6,6 +6,7 @@ import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { botWithKey, createBot, signUp, uniqueEmail } from '../../testing/factories.ts';
 import { createKnowledgeService } from './knowledge.service.ts';
 import { createPageFetcher } from './page-fetcher.ts';
+import { claimSource } from './knowledge.repository.ts';
 
 const ARTICLE = `<!doctype html><html><head><title>Shipping times | Kestrel</title><style>.x{color:red}</style></head>
 <body><nav><a href="/">Home</a> <a href="/shop">Shop</a> Navigation menu text</nav>
@@ -151,6 +152,10 @@ describe('knowledge: URL sources', () => {
     const source = ((await t.request('GET', '/api/v1/knowledge', { token: key.key })).body.sources as any[])[0];
     assert.equal(source.last_crawled_at, new Date(t.clock.now()).toISOString());
     assert.equal(source.next_crawl_at, new Date(t.clock.now() + 86_400_000).toISOString());
+    // An instance that found the source due just before another crawled it and let the lease go
+    // comes to claim it too late: it is no longer due, so it is not crawled twice.
+    const lateClaim = await claimSource(t.runtime.database.db, id, 'late-instance', new Date(t.clock.now()).toISOString(), new Date(t.clock.now() + 60_000).toISOString());
+    assert.equal(lateClaim, false);
 
     // A held lease keeps a second instance off the source.
     site.setVersion(3);

@@ -68,13 +68,19 @@ export function passagesWithSources(db: Db, ids: string[]) {
     .execute();
 }
 
-/** Takes the source's lease if it is free or expired; true when this instance now holds it. */
+/**
+ * Takes the source's lease if it is free or expired and the source still needs a crawl (it is due,
+ * or still `processing`); true when this instance now holds it. The second condition matters: an
+ * instance that found the source due may claim it only after another has crawled it and let the
+ * lease go, and must then find it no longer due rather than crawl it again.
+ */
 export async function claimSource(db: Db, sourceId: string, owner: string, nowIso: string, untilIso: string): Promise<boolean> {
   const result = await db
     .updateTable('knowledge_sources')
     .set({ lease_owner: owner, lease_until: untilIso })
     .where('id', '=', sourceId)
     .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', nowIso)]))
+    .where((eb) => eb.or([eb('next_crawl_at', '<=', nowIso), eb('status', '=', 'processing')]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
