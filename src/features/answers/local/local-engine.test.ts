@@ -442,6 +442,13 @@ describe('parley-local answers', () => {
 });
 
 describe('parley-local helpers', () => {
+  test("a host name's last label is no word of the text: brightpath.app holds no app", () => {
+    assert.deepEqual(contentTerms('Add notifications@brightpath.app to your contacts.'), contentTerms('Add notifications brightpath to your contacts.'));
+    assert.ok(contentTerms('Go to brightpath.app/signup').includes(termOf('signup')));
+    assert.ok(contentTerms('Get the Brightpath app for iOS.').includes(termOf('app')));
+    assert.ok(contentTerms('Export the report as report.pdf').includes(termOf('pdf')));
+  });
+
   test('help-desk words of the other five languages share the English concept’s term', () => {
     const prices = [['es', 'precio'], ['es', 'tarifa'], ['fr', 'prix'], ['de', 'preis'], ['pt', 'preço'], ['it', 'prezzo']] as const;
     for (const [language, word] of prices) {
