@@ -22,6 +22,8 @@ export const FOREIGN_LANGUAGES: readonly ForeignLanguage[] = ['es', 'fr', 'de', 
 interface Lexicon {
   /** Stem of a translation → the English words it translates, the likeliest first. */
   english: Map<string, string[]>;
+  /** A translation as written → the English words it translates, the likeliest first. */
+  exact: Map<string, string[]>;
   /** An English word's stem → its translations, the usual one first. */
   foreign: Map<string, string[]>;
   /** Function words, lower-case, as written. */
@@ -54,14 +56,16 @@ function lexiconOf(language: ForeignLanguage): Lexicon {
     .map(([word, translations]) => ({ word: word!.trim(), translations: translations!.split(',').map((t) => t.trim().toLowerCase()).filter((t) => t && !/[\s-]/.test(t)) }));
   // A word that is some row's first (usual) translation means that row's English word first; the
   // rows are in order of English frequency.
+  const exact = new Map<string, string[]>();
   const longest = Math.max(0, ...rows.map((r) => r.translations.length));
   for (let position = 0; position < longest; position++) {
     for (const { word, translations } of rows) {
       const translation = translations[position];
       if (!translation) continue;
-      const key = stem(translation);
-      const meanings = english.get(key) ?? [];
-      if (meanings.length < MEANINGS_KEPT && !meanings.includes(word)) english.set(key, [...meanings, word]);
+      for (const [map, key] of [[english, stem(translation)], [exact, translation]] as const) {
+        const meanings = map.get(key) ?? [];
+        if (meanings.length < MEANINGS_KEPT && !meanings.includes(word)) map.set(key, [...meanings, word]);
+      }
     }
   }
   const functionWords = new Set(
@@ -77,7 +81,7 @@ function lexiconOf(language: ForeignLanguage): Lexicon {
     foreign.set(key, [...(foreign.get(key) ?? []), ...translations]);
   }
   const words = new Set([...rows.flatMap((r) => r.translations), ...functionWords]);
-  lexicon = { english, foreign, functionWords, words };
+  lexicon = { english, exact, foreign, functionWords, words };
   loaded.set(language, lexicon);
   return lexicon;
 }
@@ -87,9 +91,13 @@ function lexiconOf(language: ForeignLanguage): Lexicon {
  * lexicon lacks it). A German compound it lacks is read as its longest known last part.
  */
 export function englishWordsFor(word: string, language: ForeignLanguage): readonly string[] {
-  const { english } = lexiconOf(language);
+  const { english, exact } = lexiconOf(language);
   const stem = STEMMERS[language];
   const direct = english.get(stem(word));
+  // Words sharing a stem ("modo", a mode, and "moda", a fashion) mean first what the word as
+  // written translates.
+  const written = exact.get(word);
+  if (direct && written && written[0] !== direct[0]) return [...new Set([...written, ...direct])].slice(0, MEANINGS_KEPT);
   if (direct || language !== 'de' || word.length < COMPOUND_MIN_LENGTH) return direct ?? NONE;
   for (let split = COMPOUND_MIN_PART; split <= word.length - COMPOUND_MIN_PART; split++) {
     const head = english.get(stem(word.slice(split)));

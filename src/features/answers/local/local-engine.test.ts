@@ -8,6 +8,7 @@ import { splitSentences, splitUnits } from './sentences.ts';
 import { expectedKind } from './scoring.ts';
 import { contentTerms, searchWords, termOf, weightedTerms } from './text.ts';
 import { isFollowUp } from './query.ts';
+import { englishWordsFor } from './lexicon.ts';
 import { recogniseSmallTalk } from './small-talk.ts';
 
 /** A tiny term-overlap retriever: enough to unit-test the engine (real retrieval is tested with knowledge). */
@@ -442,6 +443,13 @@ describe('parley-local answers', () => {
 });
 
 describe('parley-local helpers', () => {
+  test('of two words sharing a stem, the lexicon reads first what the word as written translates', () => {
+    // Portuguese "modo" (a mode) and "moda" (a fashion) share the stem "mod".
+    assert.equal(englishWordsFor('modo', 'pt')[0], 'mode');
+    assert.equal(englishWordsFor('moda', 'pt')[0], 'fashion');
+    assert.ok(englishWordsFor('modos', 'pt').includes('mode'), 'a form the lexicon does not list is still found by its stem');
+  });
+
   test("a host name's last label is no word of the text: brightpath.app holds no app", () => {
     assert.deepEqual(contentTerms('Add notifications@brightpath.app to your contacts.'), contentTerms('Add notifications brightpath to your contacts.'));
     assert.ok(contentTerms('Go to brightpath.app/signup').includes(termOf('signup')));
