@@ -443,6 +443,13 @@ describe('parley-local answers', () => {
 });
 
 describe('parley-local helpers', () => {
+  test("Porter's stems keep apart the few words it would confuse: business and busy, international and internal", () => {
+    for (const [a, b] of [['business', 'busy'], ['international', 'internal'], ['evening', 'even'], ['news', 'new'], ['generous', 'general'], ['marine', 'marina']]) assert.notEqual(termOf(a!), termOf(b!), `${a} / ${b}`);
+    assert.equal(termOf('businesses'), termOf('business'));
+    assert.equal(termOf('internationally'), termOf('international'));
+    assert.equal(termOf('evenings'), termOf('evening'));
+  });
+
   test('of two words sharing a stem, the lexicon reads first what the word as written translates', () => {
     // Portuguese "modo" (a mode) and "moda" (a fashion) share the stem "mod".
     assert.equal(englishWordsFor('modo', 'pt')[0], 'mode');

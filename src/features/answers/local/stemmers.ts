@@ -10,8 +10,33 @@ import { stemmer as stemPortuguese } from '@orama/stemmers/portuguese';
 import { stemmer as stemSpanish } from '@orama/stemmers/spanish';
 import type { PhraseLanguage } from './phrases.ts';
 
+// Words Porter's algorithm folds onto another word of a different meaning that help centres use
+// too: "business" (days) onto "busy", "international" (shipping) onto "internal" and "intern",
+// "evening" onto "even", "news" onto "new", "generous" onto "general", "marine" onto "marina".
+const ENGLISH_EXCEPTIONS: Record<string, string> = Object.fromEntries(
+  Object.entries({
+    business: 'business businesses',
+    internation: 'international internationally',
+    evening: 'evening evenings',
+    news: 'news',
+    general: 'general generally',
+    generous: 'generous generously',
+    university: 'university universities',
+    community: 'community communities',
+    experience: 'experience experiences experienced',
+    animal: 'animal animals',
+    organiz: 'organization organizations organisation organisations organize organized organise organised',
+    marine: 'marine marines',
+  }).flatMap(([term, forms]) => forms.split(' ').map((form) => [form, term])),
+);
+
+/** Porter's stem of an English word, but for the few words it would confuse with another. */
+export function englishStem(word: string): string {
+  return ENGLISH_EXCEPTIONS[word] ?? stemmer(word);
+}
+
 export const STEMMERS: Record<PhraseLanguage, (word: string) => string> = {
-  en: stemmer,
+  en: englishStem,
   es: stemSpanish,
   fr: stemFrench,
   de: stemGerman,

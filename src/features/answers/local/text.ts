@@ -4,10 +4,9 @@
  * general help-desk synonyms folded onto one term; a visitor writing in another language than the
  * knowledge's has their words read through the lexicons (`lexicon.ts`).
  */
-import { stemmer } from 'stemmer';
 import type { PhraseLanguage } from './phrases.ts';
 import { englishWordsFor, foreignWordsFor, isForeignFunctionWord, type ForeignLanguage } from './lexicon.ts';
-import { STEMMERS } from './stemmers.ts';
+import { englishStem as stemmer, STEMMERS } from './stemmers.ts';
 import { ENGLISH_LOOKALIKES, TRANSLATED_CONCEPTS } from './translated-concepts.ts';
 
 // Question words and function words of the six phrase languages; content words are what remains.
