@@ -448,6 +448,10 @@ describe('parley-local helpers', () => {
     assert.equal(termOf('businesses'), termOf('business'));
     assert.equal(termOf('internationally'), termOf('international'));
     assert.equal(termOf('evenings'), termOf('evening'));
+    // Customs are duties, not customers; importing a file is not customs.
+    assert.equal(termOf('duties'), termOf('customs'));
+    assert.notEqual(termOf('customer'), termOf('customs'));
+    assert.notEqual(termOf('import'), termOf('customs'));
   });
 
   test('of two words sharing a stem, the lexicon reads first what the word as written translates', () => {

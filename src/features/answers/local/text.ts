@@ -114,7 +114,7 @@ const SYNONYM_GROUPS: string[][] = [
   ['defect', 'defective', 'faulty', 'fault', 'malfunction'],
   ['expire', 'expired', 'expiry', 'expiration', 'expires'],
   ['delete', 'deleted', 'deletion', 'erase', 'remove', 'removed'],
-  ['customs', 'duty', 'duties', 'import'],
+  ['customs', 'duty', 'duties'],
   ['app', 'application', 'apps'],
   ['data', 'information', 'info'],
   ['keep', 'retain', 'retained', 'retention'],
