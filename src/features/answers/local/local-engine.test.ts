@@ -452,6 +452,9 @@ describe('parley-local helpers', () => {
     assert.equal(termOf('duties'), termOf('customs'));
     assert.notEqual(termOf('customer'), termOf('customs'));
     assert.notEqual(termOf('import'), termOf('customs'));
+    // Three failed attempts to sign in are no free trial; to try it for free is.
+    assert.notEqual(termOf('attempts'), termOf('trial'));
+    assert.equal(termOf('try'), termOf('trial'));
   });
 
   test('of two words sharing a stem, the lexicon reads first what the word as written translates', () => {

@@ -133,7 +133,7 @@ const SYNONYM_GROUPS: string[][] = [
   ['subscription', 'subscriptions', 'membership', 'memberships'],
   ['vat', 'gst', 'hst', 'tax'],
   ['merge', 'merged', 'combine', 'combined', 'consolidate'],
-  ['trial', 'try', 'tries', 'tried', 'trying', 'attempt', 'attempts', 'attempted'],
+  ['trial', 'try', 'tries', 'tried', 'trying'],
   ['decline', 'declined', 'refuse', 'refused', 'reject', 'rejected', 'deny', 'denied'],
   ['home', 'house', 'door', 'doorstep'],
   ['newsletter', 'newsletters', 'marketing'],
