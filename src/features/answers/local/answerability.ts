@@ -38,7 +38,7 @@ export const EVIDENCE_FEATURES: (keyof Evidence)[] = ['coverage', 'softCoverage'
 
 // "Do you have…", "Is there…", "¿Hay…?", "Y a-t-il…", "Gibt es…", "Vocês têm…", "Avete…".
 const ASKS_EXISTENCE =
-  /^(?:do|does) (?:you|they|the [\p{L}\p{N}]+|[\p{L}\p{N}]+) (?:have|offer|sell|rent|make|provide|do|run|support|accept)(?!\p{L})|^(?:is|are) there\b|^can i (?:get|buy|rent|book)(?!\p{L})|^¿?(?:hay|tienen|ofrecen|hacéis|organizáis|tenéis|vendéis|venden|alquiláis|alquilan)(?!\p{L})|^(?:y a-t-il|est-ce qu'il y a|avez-vous|proposez-vous|vous avez|vous proposez|louez-vous|vendez-vous|est-ce que vous (?:avez|proposez|louez|vendez|faites))(?!\p{L})|^(?:gibt es|habt ihr|haben sie|bietet ihr|bieten sie|verkauft ihr|verleiht ihr|vermietet ihr)(?!\p{L})(?![^?]*\bauf\s*\??$)|^(?:há|tem|têm|vocês têm|fazem|vocês vendem|vocês alugam)(?!\p{L})|^(?:c'è|ci sono|avete|fate|offrite|vendete|noleggiate|affittate)(?!\p{L})/iu;
+  /^(?:do|does) (?:you|they|the [\p{L}\p{N}]+|[\p{L}\p{N}]+) (?:have|offer|sell|rent|make|provide|do|run|support|accept)(?!\p{L})|^(?:is|are) there\b|^can i (?:get|buy|rent|book)(?!\p{L})(?! (?:my|our|me|us|it|this|that|them|back)\b)|^¿?(?:hay|tienen|ofrecen|hacéis|organizáis|tenéis|vendéis|venden|alquiláis|alquilan)(?!\p{L})|^(?:y a-t-il|est-ce qu'il y a|avez-vous|proposez-vous|vous avez|vous proposez|louez-vous|vendez-vous|est-ce que vous (?:avez|proposez|louez|vendez|faites))(?!\p{L})|^(?:gibt es|habt ihr|haben sie|bietet ihr|bieten sie|verkauft ihr|verleiht ihr|vermietet ihr)(?!\p{L})(?![^?]*\bauf\s*\??$)|^(?:há|tem|têm|vocês têm|fazem|vocês vendem|vocês alugam)(?!\p{L})|^(?:c'è|ci sono|avete|fate|offrite|vendete|noleggiate|affittate)(?!\p{L})/iu;
 
 /** Answer when the probability is at least this. */
 export const ANSWER_PROBABILITY = 0.5;

@@ -128,6 +128,18 @@ describe('parley-local answers', () => {
     assert.equal(renting.text, PHRASES.fr.dontKnow);
   });
 
+  test('"Can I get my money back?" asks for a refund, not whether something is offered', async () => {
+    const shop: StubPassage[] = [
+      { sourceTitle: 'Refunds', sourceUrl: '', heading: 'Refunds > Getting your money back', text: 'You can get a refund for shoes that do not fit within 45 days of delivery.' },
+      { sourceTitle: 'Gift cards', sourceUrl: '', heading: 'Gift cards', text: 'Gift cards can be used in our stores and online.' },
+    ];
+    const refund = await ask('Can I get my money back if the shoes do not fit?', { knowledge: shop });
+    assert.match(refund.text, /refund for shoes that do not fit within 45 days/);
+    // Asking whether a thing is offered still needs the knowledge to name it.
+    const offered = await ask('Can I get a gift wrap for the shoes?', { knowledge: shop });
+    assert.equal(offered.text, PHRASES.en.dontKnow);
+  });
+
   test('streams the answer in several chunks', async () => {
     const answer = await ask('How long does expedited delivery take?');
     assert.ok(answer.chunks.length > 2, `chunks: ${answer.chunks.length}`);
