@@ -490,6 +490,9 @@ describe('parley-local helpers', () => {
       assert.equal(termOf(word, language), termOf('cost'), word);
     }
     for (const word of ['reembolso', 'remboursement', 'rückerstattung', 'rimborso']) assert.equal(termOf(word), termOf('refund'), word);
+    // Money got back is a refund, the money included; what else is got back stays itself.
+    assert.deepEqual(contentTerms('Will I get my money back?'), [termOf('refund')]);
+    assert.deepEqual(contentTerms('When do I get the deposit back?'), [termOf('refund'), termOf('deposit')]);
     // A receipt (proof of a purchase) is not an invoice (a request for payment), in any language.
     assert.notEqual(termOf('receipt'), termOf('invoice'));
     assert.equal(termOf('factura', 'en', 'es'), termOf('invoices'));

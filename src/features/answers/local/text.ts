@@ -58,6 +58,8 @@ const PHRASES: [RegExp, string][] = [
   [/\breimburs\w*/g, ' refund '],
   [/\bopt(?:ed|ing)?[\s-]out\b/g, ' unsubscribe '],
   [/\b(?:send|sent|sending|bring|brought|take|took|ship|mail)\s+((?:[\p{L}\p{N}]+\s+){0,2}?)back\b/gu, ' return $1'],
+  // "Get my money back" is a refund, the money included.
+  [/\b(?:give|gave|giving|pay|paying|get|getting)\s+(?:(?:my|our|the|your|their|his|her|all)\s+)?(?:money|cash)\s+back\b/g, ' refund '],
   [/\b(?:give|gave|giving|pay|paying|get|getting)\s+((?:[\p{L}\p{N}]+\s+){0,3}?)back\b/gu, ' refund $1'],
   [/\b(?:postal|zip|post)\s+codes?\b/g, ' postcode '],
   [/\bat least\b/g, ' minimum '],
