@@ -128,6 +128,16 @@ describe('parley-local answers', () => {
     assert.equal(renting.text, PHRASES.fr.dontKnow);
   });
 
+  test('shoes that do not fit are sent back: the return and refund policies answer', async () => {
+    const shop: StubPassage[] = [
+      { sourceTitle: 'Help', sourceUrl: '', heading: 'Help > Returns', text: 'You can return shoes and clothing within 45 days of delivery, unworn and with their tags.' },
+      { sourceTitle: 'Help', sourceUrl: '', heading: 'Help > Refunds', text: 'Refunds are issued to your original payment method within 5 business days of receiving your return.' },
+      { sourceTitle: 'Help', sourceUrl: '', heading: 'Help > Store hours', text: 'Our store is open Monday to Saturday from 9 am to 7 pm.' },
+    ];
+    const { text } = await ask('Can I get my money back if the shoes do not fit?', { knowledge: shop });
+    assert.match(text, /within 45 days of delivery/);
+  });
+
   test('"Can I get my money back?" asks for a refund, not whether something is offered', async () => {
     const shop: StubPassage[] = [
       { sourceTitle: 'Refunds', sourceUrl: '', heading: 'Refunds > Getting your money back', text: 'You can get a refund for shoes that do not fit within 45 days of delivery.' },

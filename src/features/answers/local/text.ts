@@ -75,6 +75,8 @@ const PHRASES: [RegExp, string][] = [
   // Everyday words for what help centres name otherwise.
   // ("don't" is "do not" by now.)
   [/\b(?:not|never)\s+(?:show|turn)(?:s|ed|ing)?\s+up\b|\bno[\s-]shows?\b/g, ' noshow '],
+  // Something that does not fit is sent back: "if the shoes don't fit" asks about returns.
+  [/\b(?:does|do|did)\s+not\s+fit\b/g, ' return '],
   [/\bpay(?:ing)?\s+(?:with|by|using|on)\s+(?:my\s+|a\s+|your\s+|the\s+)?(?:phone|mobile|smartphone|watch)\b|\b(?:apple|google|samsung)\s+pay\b|\bmobile wallets?\b/g, ' mobilepay '],
   [/\b(?:leave|put|park)\s+(?:my|the|our|your)\s+(?:car|vehicle)\b/g, ' park '],
   [/\b(?:dec(?:ember)?\.?\s+25(?:th)?|25(?:th)?\s+(?:of\s+)?dec(?:ember)?)\b|\bchristmas day\b|\bxmas\b/g, ' christmas '],
