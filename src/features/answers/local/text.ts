@@ -204,10 +204,10 @@ for (const [head, byLanguage] of TRANSLATED_CONCEPTS) {
   }
 }
 
-/** Lower-cased words, numbers and codes of a text (diacritics kept, punctuation dropped). */
 // A host name's last label names no topic: "brightpath.app" must not answer "do you have an app?".
 const TOP_LEVEL_DOMAIN = /(?<=[\p{L}\p{N}]\.)(?:com|net|org|io|app|co|uk|us|ca|au|eu|de|fr|es|it|pt|ch|at|be|nl|info|biz|dev|ai|shop|store|online|site|help|support|studio|cafe)(?![\p{L}\p{N}.-])/giu;
 
+/** Lower-cased words, numbers and codes of a text (diacritics kept, punctuation dropped, host names without their last label). */
 export function words(text: string): string[] {
   let s = text.normalize('NFKC').replace(TOP_LEVEL_DOMAIN, '');
   for (const [pattern, replacement] of ABBREVIATIONS) s = s.replace(pattern, replacement);
