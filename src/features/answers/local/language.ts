@@ -52,17 +52,17 @@ for (const language of PHRASE_LANGUAGES) {
   }
 }
 
-const NAMES: Record<string, PhraseLanguage> = {
+const NAMES = new Map<string, PhraseLanguage>(Object.entries({
   english: 'en', spanish: 'es', español: 'es', espanol: 'es', french: 'fr', français: 'fr', francais: 'fr',
   german: 'de', deutsch: 'de', portuguese: 'pt', português: 'pt', portugues: 'pt', italian: 'it', italiano: 'it',
-};
+} as const));
 
 /** The phrase language for a forced language tag or name ('pt-BR' → 'pt'); unknown tags give English. */
 export function languageOfTag(tag: string): PhraseLanguage {
   const lower = tag.trim().toLowerCase();
   const primary = lower.split(/[-_]/)[0] ?? '';
   if ((PHRASE_LANGUAGES as readonly string[]).includes(primary)) return primary as PhraseLanguage;
-  return NAMES[lower] ?? NAMES[primary] ?? 'en';
+  return NAMES.get(lower) ?? NAMES.get(primary) ?? 'en';
 }
 
 function foldedWords(text: string): string[] {

@@ -486,6 +486,15 @@ describe('parley-local helpers', () => {
     assert.ok(englishWordsFor('modos', 'pt').includes('mode'), 'a form the lexicon does not list is still found by its stem');
   });
 
+  test('words that name methods of a plain object ("constructor", "toString") are words like any other', async () => {
+    assert.deepEqual(contentTerms('Who is the constructor? toString valueOf'), ['constructor', 'tostr', 'valueof']);
+    assert.equal(typeof termOf('constructor'), 'string');
+    assert.deepEqual(searchWords('constructor hasOwnProperty'), ['constructor', 'hasownproperty']);
+    assert.equal(languageOfTag('constructor'), 'en');
+    const { text } = await ask('Who was the constructor of the building?');
+    assert.equal(text, PHRASES.en.dontKnow);
+  });
+
   test("a host name's last label is no word of the text: brightpath.app holds no app", () => {
     assert.deepEqual(contentTerms('Add notifications@brightpath.app to your contacts.'), contentTerms('Add notifications brightpath to your contacts.'));
     assert.ok(contentTerms('Go to brightpath.app/signup').includes(termOf('signup')));

@@ -15,7 +15,7 @@ import type { PhraseLanguage } from './phrases.ts';
 // "customs" onto "customers", "accountant" onto "account", "installment" onto "installed",
 // "department" onto "depart", "suite" onto "suit"… (found among the vectors' 15,000 most frequent
 // words: same stem, dissimilar vectors).
-const ENGLISH_EXCEPTIONS: Record<string, string> = Object.fromEntries(
+const ENGLISH_EXCEPTIONS = new Map<string, string>(
   Object.entries({
     business: 'business businesses',
     internation: 'international internationally',
@@ -45,7 +45,7 @@ const ENGLISH_EXCEPTIONS: Record<string, string> = Object.fromEntries(
 
 /** Porter's stem of an English word, but for the few words it would confuse with another. */
 export function englishStem(word: string): string {
-  return ENGLISH_EXCEPTIONS[word] ?? stemmer(word);
+  return ENGLISH_EXCEPTIONS.get(word) ?? stemmer(word);
 }
 
 export const STEMMERS: Record<PhraseLanguage, (word: string) => string> = {

@@ -34,8 +34,9 @@ const STOP_WORDS = new Set(
   debo debe deben dois doit doivent faut muss musst müssen devo deve devem devi devono dobbiamo cosa`.split(/\s+/),
 );
 
-// Spelling variants, irregular forms and number words folded before stemming.
-const WORD_MAP: Record<string, string> = {
+// Spelling variants, irregular forms and number words folded before stemming. (Maps, not objects:
+// a visitor's "constructor" must not find Object.prototype's.)
+const WORD_MAP = new Map<string, string>(Object.entries({
   colour: 'color', colours: 'color', aluminium: 'aluminum', cancelled: 'canceled', cancelling: 'canceling',
   cheque: 'check', cheques: 'check', instalment: 'installment', instalments: 'installment', organisation: 'organization',
   licence: 'license', kept: 'keep', sent: 'send', paid: 'pay', bought: 'buy', forgot: 'forget', forgotten: 'forget',
@@ -48,7 +49,7 @@ const WORD_MAP: Record<string, string> = {
   ten: '10', eleven: '11', twelve: '12', twenty: '20', thirty: '30', hundred: '100', percent: '%',
   ebike: 'e bike', ebikes: 'e bike', email: 'email', emails: 'email', mails: 'mail', bicycle: 'bike', bicycles: 'bike',
   setup: 'set up', login: 'signin', logon: 'signin', signin: 'signin', sign_in: 'signin', signon: 'signin',
-};
+}));
 
 // Multi-word expressions rewritten to one term before tokenising (each side of the match).
 const PHRASES: [RegExp, string][] = [
@@ -222,7 +223,7 @@ export function words(text: string): string[] {
   const out: string[] = [];
   // Numbers keep their separators ("2,000", "19.95") so that "2" does not match "$2,000".
   for (const w of s.match(/\d+(?:[.,]\d+)+|[\p{L}\p{N}]+/gu) ?? []) {
-    const mapped = WORD_MAP[w];
+    const mapped = WORD_MAP.get(w);
     if (mapped === undefined) out.push(w);
     else out.push(...mapped.split(' '));
   }
@@ -354,7 +355,7 @@ function namesIn(text: string, written: PhraseLanguage | undefined): Set<string>
 const NO_NAMES = new Set<string>();
 
 // Words the full-text index holds for the terms made up above.
-const SURFACE: Record<string, string[]> = {
+const SURFACE = new Map<string, string[]>(Object.entries({
   signin: ['sign', 'login'],
   signout: ['sign', 'logout'],
   signup: ['sign', 'signup', 'register'],
@@ -362,7 +363,7 @@ const SURFACE: Record<string, string[]> = {
   noshow: ['show', 'missed'],
   mobilepay: ['apple', 'google', 'pay'],
   '%': ['percent'],
-};
+}));
 const EXPANSIONS_PER_WORD = 3;
 const SEARCHED_MEANINGS = 2;
 
@@ -407,7 +408,7 @@ export function searchWords(text: string, written?: PhraseLanguage): string[] {
       continue;
     }
     if (isFunctionWord(w, foreign)) continue;
-    own.push(...(SURFACE[w] ?? [w]));
+    own.push(...(SURFACE.get(w) ?? [w]));
     const translated = foreign ? TRANSLATED_IN.get(foreign)?.get(STEMMERS[foreign](w)) : undefined;
     // A visitor's word in another language is searched in English too, next to their own (its
     // likeliest meanings): the knowledge may be an English help centre.
