@@ -47,6 +47,8 @@ interface Outcome {
   /** Asked in another language than the business's knowledge is written in. */
   acrossLanguages: boolean;
   got: string;
+  /** Words in the reply when it quotes the knowledge. */
+  replyWords?: number;
 }
 
 interface Knowledge {
@@ -167,6 +169,7 @@ async function evaluateBusiness(business: Business, stack: Stack, options: Compo
     const got = refused ? 'refusal' : sources.length ? `[${sources[0]!.title}] ${short(text)}` : `(no source) ${short(text)}`;
     const expect = question.expect;
     const outcome: Outcome = { question, part: partOf(question.id), ok: false, refused, wrongLanguage, acrossLanguages: question.language !== knowledge, got };
+    if (sources.length) outcome.replyWords = text.split(/\s+/).filter(Boolean).length;
     if (expect.kind === 'answer') {
       outcome.hit = sourcesOf(expect).map((file) => titleOf.get(file)).includes(sources[0]?.title);
       const searchText = [...history.filter((t) => t.role === 'user').map((t) => t.content), question.question].join(' ');
@@ -233,6 +236,10 @@ function report(part: Part, outcomes: Outcome[]): string[] {
   const smallTalk = of((o) => o.question.expect.kind === 'smalltalk');
   out.push(line('Small talk handled', count(smallTalk, (o) => o.ok), smallTalk.length));
   out.push(line('Replies in a language not used', count(outcomes, (o) => o.wrongLanguage), outcomes.length));
+  // Longer replies contain the expected strings more often: the accuracy is read beside this.
+  const lengths = outcomes.flatMap((o) => (o.replyWords === undefined ? [] : [o.replyWords])).sort((a, b) => a - b);
+  const at = (q: number) => lengths[Math.min(lengths.length - 1, Math.floor(q * lengths.length))] ?? 0;
+  out.push(`  ${'Words per quoted reply: median, p90'.padEnd(40)} ${String(at(0.5)).padStart(6)}, ${at(0.9)}`);
   return out;
 }
 

@@ -412,6 +412,25 @@ describe('parley-local answers', () => {
     assert.doesNotMatch(answer.text, /Okafor/);
   });
 
+  test('a short headed section is quoted whole after its best sentence; a long one, or pasted text, is not', async () => {
+    const processing = '- Orders placed by 1:00 p.m. Pacific Time, Monday to Friday, ship the same business day.\n- Orders placed after the cutoff, or on weekends, ship within 1–2 business days.\n- We do not pack or ship orders on Saturdays or Sundays.';
+    const short = [{ sourceTitle: 'Shipping', sourceUrl: '', heading: 'Shipping > Processing times', text: processing }];
+    const question = 'Do you ship orders on Saturdays?';
+    const whole = await ask(question, { knowledge: short });
+    // The best sentence leads; the rest of the section follows in its order of writing.
+    assert.ok(whole.text.startsWith('We do not pack or ship orders on Saturdays or Sundays.'), whole.text);
+    assert.match(whole.text, /Sundays\.\nOrders placed by 1:00 p\.m\.[^\n]*\nOrders placed after the cutoff/);
+    // Past 80 words the section is no longer read at a glance: only what answers is quoted.
+    const filler = ' Our warehouse team packs every order by hand with recycled paper, checks each item against the packing slip, and seals the box with plant-based tape before handing it to the carrier at the end of the afternoon.'.repeat(2);
+    const long = [{ ...short[0]!, text: `${filler.trim()}\n\n${processing}` }];
+    const part = await ask(question, { knowledge: long });
+    assert.ok(part.text.startsWith('We do not pack or ship orders on Saturdays or Sundays.'), part.text);
+    assert.doesNotMatch(part.text, /recycled paper/);
+    // Text pasted without headings is no section: its other sentences may be about anything.
+    const pasted = await ask(question, { knowledge: [{ ...short[0]!, heading: '' }] });
+    assert.doesNotMatch(pasted.text, /1:00 p\.m\./);
+  });
+
   test('a sentence that is itself a question does not lead the answer', async () => {
     const guests = [{ sourceTitle: 'Guests', sourceUrl: '', heading: 'Guests', text: 'Can a guest visit 3 times a month? A guest can visit 3 times a month.' }];
     const answer = await ask('How often can a guest visit?', { knowledge: guests });

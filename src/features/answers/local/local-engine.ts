@@ -79,7 +79,7 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
     const text = bot.strict_mode ? phrases.dontKnow : `${phrases.dontKnow} ${phrases.invite}`;
     return { text, sources: [], kind: 'refusal', decision, language };
   }
-  return { ...composeAnswer(selection.units, phrases.leadIn), kind: 'answer', decision, language };
+  return { ...composeAnswer(selection.units, phrases.leadIn, selection.rest), kind: 'answer', decision, language };
 }
 
 /** A question read against the knowledge: its passages, their language, and its terms in that language. */
@@ -131,7 +131,7 @@ function chooseUnits(asked: string, history: ChatTurn[], query: PreparedQuery, p
   const b = selectUnits(second.model, scoreUnits(second.model, passages, rankingWeights), alwaysAnswer);
   const units = [...a.units.slice(0, 2), ...b.units.filter((u) => !a.units.some((x) => x.text === u.text))].slice(0, 3);
   const lead = a.units.length ? a : b;
-  return { units, evidence: lead.evidence, probability: Math.max(a.probability, b.probability) };
+  return { units, rest: [], evidence: lead.evidence, probability: Math.max(a.probability, b.probability) };
 }
 
 /** Streams the text in groups of a few words, as a provider's tokens would arrive. */

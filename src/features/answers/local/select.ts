@@ -1,6 +1,7 @@
 /**
- * From scored sentences to an answer: the best one, a neighbour that continues it, and up to two
- * more that add to it; or nothing when the best does not answer enough of the question.
+ * From scored sentences to an answer: the best one, a neighbour that continues it, up to two more
+ * that add to it and the rest of a short section; or nothing when the best does not answer enough
+ * of the question.
  */
 import type { AnswerSource } from '../answers.types.ts';
 import { ANSWER_PROBABILITY, answerProbability, evidenceOf, type Evidence } from './answerability.ts';
@@ -12,6 +13,10 @@ const FURTHER_SHARE = 0.7;
 // A best sentence shorter than this brings the next one along.
 const SHORT_UNIT_WORDS = 14;
 
+// A headed section this short is quoted whole after its best sentence: it is the business's own
+// answer on one topic, its conditions and exceptions included, and still reads at a glance.
+const WHOLE_SECTION_WORDS = 80;
+
 const wordsIn = (text: string) => text.split(/\s+/).filter(Boolean).length;
 const NEAR_DUPLICATE = 0.6;
 
@@ -22,6 +27,8 @@ const LEANS_BACK = /^(?:it|this|that|these|those|they|them|then|there|however|bu
 export interface Selection {
   /** The sentences to quote, best first; [] when the answer is a refusal. */
   units: ScoredUnit[];
+  /** The rest of the best sentence's section when it is short, quoted after the sentences around the best. */
+  rest: ScoredUnit[];
   /** What the decision read, and its probability (absent when nothing was retrieved). */
   evidence?: Evidence;
   probability: number;
@@ -33,10 +40,10 @@ export interface Selection {
  */
 export function selectUnits(query: QueryModel, { units: scored, ...scoring }: Scoring, alwaysAnswer = false): Selection {
   const best = scored[0];
-  if (!best) return { units: [], probability: 0 };
+  if (!best) return { units: [], rest: [], probability: 0 };
   const evidence = evidenceOf(query, best, { units: scored, ...scoring });
   const probability = answerProbability(evidence);
-  if (probability < ANSWER_PROBABILITY && !alwaysAnswer) return { units: [], evidence, probability };
+  if (probability < ANSWER_PROBABILITY && !alwaysAnswer) return { units: [], rest: [], evidence, probability };
   const neighbour = (unit: ScoredUnit, step: number) =>
     scored.find((u) => u.passage === unit.passage && u.index === unit.index + step);
   // A later sentence of a list item ("Sees patients on Tuesdays.") is quoted after the item's first,
@@ -69,7 +76,26 @@ export function selectUnits(query: QueryModel, { units: scored, ...scoring }: Sc
     if (!addsSomething(unit, chosen)) continue;
     chosen.push(unit);
   }
-  return { units: chosen, evidence, probability };
+  return { units: chosen, rest: restOfSection(best, scored, chosen, itemLead), evidence, probability };
+}
+
+// A list item that opens with a bold label ("**Dr. Amara Okafor**: Clinical director."): the list is
+// a directory of separate entries, not the clauses of one answer.
+const LABELLED_ENTRY = /^\*\*[^*]+\*\*\s*[:—–]/;
+
+/**
+ * The sentences of the best one's section not yet chosen, when the section is headed (one topic, not
+ * a stretch of pasted text), short, and not a directory of labelled entries. A sentence that is
+ * itself a question (an FAQ's question repeated in its answer) is left out.
+ */
+function restOfSection(best: ScoredUnit, scored: ScoredUnit[], chosen: ScoredUnit[], itemLead: ScoredUnit | undefined): ScoredUnit[] {
+  if (!best.passage.heading.trim()) return [];
+  const section = scored.filter((u) => u.passage === best.passage);
+  if (section.some((u) => u.listItem && LABELLED_ENTRY.test(u.text))) return [];
+  if (section.reduce((n, u) => n + wordsIn(u.text), 0) > WHOLE_SECTION_WORDS) return [];
+  // The best sentence may carry its list item's first sentence in its own text.
+  const quoted = (u: ScoredUnit) => chosen.some((c) => c.passage === u.passage && c.index === u.index) || (itemLead !== undefined && u.index >= itemLead.index && u.index <= best.index);
+  return section.filter((u) => !quoted(u) && !/\?\s*$/.test(u.text)).sort((a, b) => a.index - b.index);
 }
 
 function overlap(a: Set<string>, b: Set<string>): number {
@@ -85,10 +111,11 @@ function addsSomething(unit: ScoredUnit, chosen: ScoredUnit[]): boolean {
 }
 
 /** The answer text: sentences grouped by source (best source first) in their order of writing. */
-export function composeAnswer(chosen: ScoredUnit[], leadIn: (title: string) => string): { text: string; sources: AnswerSource[] } {
+export function composeAnswer(chosen: ScoredUnit[], leadIn: (title: string) => string, rest: ScoredUnit[] = []): { text: string; sources: AnswerSource[] } {
   const sources: AnswerSource[] = [];
   const groups = new Map<string, ScoredUnit[]>();
-  for (const unit of chosen) {
+  const trailing = new Set(rest);
+  for (const unit of [...chosen, ...rest]) {
     const key = `${unit.passage.sourceTitle}\u0000${unit.passage.sourceUrl}`;
     if (!groups.has(key)) {
       groups.set(key, []);
@@ -98,10 +125,10 @@ export function composeAnswer(chosen: ScoredUnit[], leadIn: (title: string) => s
   }
   const blocks: string[] = [];
   for (const units of groups.values()) {
-    // The best sentence leads, with the neighbours it was quoted with in their order of writing;
-    // further sentences follow in theirs.
+    // The best sentence leads, with the neighbours it was quoted with in their order of writing; the
+    // rest of its section, then further sentences, follow in theirs.
     const lead = units[0]!;
-    const withLead = (u: ScoredUnit) => (u.passage === lead.passage && Math.abs(u.index - lead.index) <= 1 ? 0 : 1);
+    const withLead = (u: ScoredUnit) => (trailing.has(u) ? 1 : u.passage === lead.passage && Math.abs(u.index - lead.index) <= 1 ? 0 : 2);
     units.sort((a, b) => withLead(a) - withLead(b) || a.rank - b.rank || a.index - b.index);
     const first = units[0]!;
     const lines = units.map((u) => u.text);
