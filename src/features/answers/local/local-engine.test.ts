@@ -431,6 +431,28 @@ describe('parley-local answers', () => {
     assert.doesNotMatch(pasted.text, /1:00 p\.m\./);
   });
 
+  test('in a long FAQ passage, the block under the best sentence’s bold question is its section', async () => {
+    const faq = [
+      {
+        sourceTitle: 'FAQ',
+        sourceUrl: '',
+        heading: 'FAQ > Holidays',
+        text: [
+          '**Are you open on public holidays?**',
+          'We are closed on Christmas Day and New Year’s Day.',
+          'On Christmas Eve we close early at 4 pm.',
+          'Thanksgiving hours are 7 am to 2 pm.',
+          '**Can I bring a guest?**',
+          'Members may bring one guest a month. Guests pay a day fee of $15 at the front desk and must be at least 16 years old. They sign a waiver before their first visit, show photo ID, and follow the same club rules as members, including the towel rule and the booking rules for classes and courts.',
+        ].join('\n'),
+      },
+    ];
+    const answer = await ask('Are you closed on Christmas Day?', { knowledge: faq });
+    assert.ok(answer.text.startsWith('We are closed on Christmas Day'), answer.text);
+    assert.match(answer.text, /Christmas Eve we close early at 4 pm\. Thanksgiving hours are 7 am to 2 pm\./);
+    assert.doesNotMatch(answer.text, /guest|Are you open/i);
+  });
+
   test('a sentence that is itself a question does not lead the answer', async () => {
     const guests = [{ sourceTitle: 'Guests', sourceUrl: '', heading: 'Guests', text: 'Can a guest visit 3 times a month? A guest can visit 3 times a month.' }];
     const answer = await ask('How often can a guest visit?', { knowledge: guests });

@@ -34,6 +34,8 @@ export interface ScoredUnit {
   index: number;
   /** For a later sentence of a list item, the index of the item's first sentence; else its own index. */
   itemStart: number;
+  /** The heading or bold FAQ question above it inside its passage ('' when none). */
+  localHeading: string;
   terms: Set<string>;
   /**
    * Share of the question's weight the unit answers (its heading and title count half), or of the
@@ -112,6 +114,7 @@ interface AnalysedUnit {
   listItem: boolean;
   index: number;
   itemStart: number;
+  localHeading: string;
   order: string[];
   terms: Set<string>;
   context: Set<string>;
@@ -133,7 +136,7 @@ function analysePassage(passage: RetrievedPassage, language: PhraseLanguage): An
     const order = contentTerms(unit.text, language);
     if (order.length === 0) return;
     const context = new Set([...outer, ...contentTerms(unit.localHeading, language)]);
-    units!.push({ text: unit.text, listItem: unit.listItem, index, itemStart: index - unit.itemOffset, order, terms: new Set(order), context, pairs: pairsOf(order) });
+    units!.push({ text: unit.text, listItem: unit.listItem, index, itemStart: index - unit.itemOffset, localHeading: unit.localHeading, order, terms: new Set(order), context, pairs: pairsOf(order) });
   });
   if (analysed.size >= ANALYSED_LIMIT) analysed.clear();
   analysed.set(key, units);
@@ -248,6 +251,7 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[], weig
       rank,
       index: unit.index,
       itemStart: unit.itemStart,
+      localHeading: unit.localHeading,
       terms: unit.terms,
       coverage,
       softCoverage: Math.max(coverage, strictOverall),

@@ -79,23 +79,33 @@ export function selectUnits(query: QueryModel, { units: scored, ...scoring }: Sc
   return { units: chosen, rest: restOfSection(best, scored, chosen, itemLead), evidence, probability };
 }
 
+// A sentence that is itself a question, bold ("**Can I bring a guest?**") or not.
+const ASKS = /\?[*_"'”’)\s]*$/;
+
 // A list item that opens with a bold label ("**Dr. Amara Okafor**: Clinical director."): the list is
 // a directory of separate entries, not the clauses of one answer.
 const LABELLED_ENTRY = /^\*\*[^*]+\*\*\s*[:—–]/;
 
 /**
  * The sentences of the best one's section not yet chosen, when the section is headed (one topic, not
- * a stretch of pasted text), short, and not a directory of labelled entries. A sentence that is
- * itself a question (an FAQ's question repeated in its answer) is left out.
+ * a stretch of pasted text), short, and not a directory of labelled entries. A section is a passage,
+ * or the part of one under a heading or a bold FAQ question. A sentence that is itself a question
+ * (an FAQ's question, or one repeated in its answer) is left out.
  */
 function restOfSection(best: ScoredUnit, scored: ScoredUnit[], chosen: ScoredUnit[], itemLead: ScoredUnit | undefined): ScoredUnit[] {
-  if (!best.passage.heading.trim()) return [];
-  const section = scored.filter((u) => u.passage === best.passage);
+  if (!best.passage.heading.trim() && !best.localHeading) return [];
+  // Within its passage, the section is the run of units under the best one's own heading or FAQ question.
+  const passage = scored.filter((u) => u.passage === best.passage).sort((a, b) => a.index - b.index);
+  const at = passage.indexOf(best);
+  let [from, to] = [at, at];
+  while (from > 0 && passage[from - 1]!.localHeading === best.localHeading) from--;
+  while (to < passage.length - 1 && passage[to + 1]!.localHeading === best.localHeading) to++;
+  const section = passage.slice(from, to + 1);
   if (section.some((u) => u.listItem && LABELLED_ENTRY.test(u.text))) return [];
   if (section.reduce((n, u) => n + wordsIn(u.text), 0) > WHOLE_SECTION_WORDS) return [];
   // The best sentence may carry its list item's first sentence in its own text.
   const quoted = (u: ScoredUnit) => chosen.some((c) => c.passage === u.passage && c.index === u.index) || (itemLead !== undefined && u.index >= itemLead.index && u.index <= best.index);
-  return section.filter((u) => !quoted(u) && !/\?\s*$/.test(u.text)).sort((a, b) => a.index - b.index);
+  return section.filter((u) => !quoted(u) && !ASKS.test(u.text)).sort((a, b) => a.index - b.index);
 }
 
 function overlap(a: Set<string>, b: Set<string>): number {
