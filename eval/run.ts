@@ -184,10 +184,6 @@ async function evaluateBusiness(business: Business, stack: Stack, options: Compo
       outcome.ok = sources.length === 0 && !refused;
     }
     outcomes.push(outcome);
-    if (process.env.DUMP && outcome.part === 'development' && expect.kind !== 'smalltalk') {
-      const forced = await composeLocalAnswer(stack.knowledge.retriever, { bot, question: question.question, history }, { ...options, alwaysAnswer: true });
-      fs.appendFileSync(process.env.DUMP, JSON.stringify({ id: question.id, kind: expect.kind, category: question.category, q: question.question, ok: outcome.ok, p: forced.decision?.probability, ev: forced.decision?.evidence, text: forced.text.slice(0, 300) }) + '\n');
-    }
     if (FIT && outcome.part === 'development' && expect.kind !== 'smalltalk') {
       const forced = await composeLocalAnswer(stack.knowledge.retriever, { bot, question: question.question, history }, { ...options, alwaysAnswer: true });
       const evidence = forced.decision?.evidence;
