@@ -481,6 +481,13 @@ describe('parley-local answers', () => {
     assert.ok(!contentTerms('I did show up on time').includes(termOf('noshow')));
     assert.ok(!contentTerms('The shop is down the street').includes(termOf('outage')));
     assert.ok(contentTerms('What if the app goes down?').includes(termOf('outage')));
+    // Booking ahead is booking in advance; contesting a decision is appealing it; a real person is an agent.
+    assert.ok(contentTerms('How far ahead can I book?').includes(termOf('advance')));
+    assert.ok(contentTerms('Can I contest the decision?').includes(termOf('appeal')));
+    assert.ok(contentTerms('Can I talk to a real person?').includes(termOf('agent')));
+    assert.ok(contentTerms('Is there a number I can ring?').includes(termOf('call')));
+    // A ring is jewellery unless someone is rung.
+    assert.ok(!contentTerms('Can you resize my ring?').includes(termOf('call')));
     const shop = [
       { sourceTitle: 'Rewards', sourceUrl: '', heading: 'Rewards > Points', text: 'Points expire 12 months after you earn them. Members earn 1 point per dollar.' },
       { sourceTitle: 'Financing', sourceUrl: '', heading: 'Financing', text: 'Orders over $500 can be paid in 12 interest-free installments.' },

@@ -79,6 +79,8 @@ const PHRASES: [RegExp, string][] = [
   // Something that does not fit is sent back: "if the shoes don't fit" asks about returns.
   [/\b(?:does|do|did)\s+not\s+fit\b/g, ' return '],
   [/\bpay(?:ing)?\s+(?:with|by|using|on)\s+(?:my\s+|a\s+|your\s+|the\s+)?(?:phone|mobile|smartphone|watch)\b|\b(?:apple|google|samsung)\s+pay\b|\bmobile wallets?\b/g, ' mobilepay '],
+  [/\b(?:real|actual|live)\s+(?:person|people|human|humans)\b/g, ' agent '],
+  [/\bring\s+(?:you|us|someone|somebody|a\s+number)\b|\b(?:number|someone|somebody)\s+(?:i|we)\s+can\s+ring\b/g, ' call '],
   [/\b(?:leave|put|park)\s+(?:my|the|our|your)\s+(?:car|vehicle)\b/g, ' park '],
   [/\b(?:dec(?:ember)?\.?\s+25(?:th)?|25(?:th)?\s+(?:of\s+)?dec(?:ember)?)\b|\bchristmas day\b|\bxmas\b/g, ' christmas '],
   [/\b(?:split|spread|break)\s+(?:(?:it|this|that|the\s+\p{L}+)\s+)?(?:up\s+)?(?:into|over|across)\s+(?:\p{L}+\s+)?(?:chunks|payments|installments|instalments|months|parts)\b|\bpayment plans?\b|\bpay (?:it )?(?:off )?monthly\b/gu, ' installment '],
@@ -154,6 +156,8 @@ const SYNONYM_GROUPS: string[][] = [
   ['book', 'booking', 'bookings', 'booked', 'reserve', 'reserved', 'reservation', 'reservations'],
   ['late', 'lateness', 'delay', 'delays', 'delayed'],
   ['postcode', 'postcodes', 'zipcode'],
+  ['advance', 'ahead', 'beforehand'],
+  ['appeal', 'appeals', 'appealed', 'contest', 'dispute', 'disputes', 'disputed'],
 ];
 
 // Words that rarely name the topic of a question: they count, but for less.
