@@ -61,7 +61,7 @@ describe('HTTP edge', () => {
       assert.equal(next?.status, 200, 'the next request on the same connection is answered');
       connection.destroy();
     }
-    const { res, connection } = await exchange(t, rawRequest('GET', `/api/dashboard/bots/${'x'.repeat(300)}/knowledge`, { authorization: `Bearer ${owner.token}` }));
+    const { res, connection } = await exchange(t, rawRequest('GET', `/api/dashboard/bots/${'x'.repeat(2000)}/knowledge`, { authorization: `Bearer ${owner.token}` }));
     assertErrorContract(res, 414);
     connection.destroy();
   });

@@ -78,6 +78,15 @@ describe('rules for every response', () => {
     assert.equal(broken.status, 400);
     assert.equal(broken.body.detail, 'Request body is not valid JSON');
 
+    // Many clients send the JSON content type on every request: with no body, a DELETE is a DELETE,
+    // and a route that needs a body names the field.
+    const bot = await t.request('POST', '/api/dashboard/bots', { token: owner.token, body: { name: 'Empty body' } });
+    const emptyDelete = await t.request('DELETE', `/api/dashboard/bots/${bot.body.id}`, { token: owner.token, headers: { 'content-type': 'application/json' } });
+    assert.ok(emptyDelete.status < 300, emptyDelete.text);
+    const emptyCreate = await t.request('POST', '/api/dashboard/bots', { token: owner.token, body: '' });
+    assert.equal(emptyCreate.status, 400);
+    assert.equal(typeof emptyCreate.body.detail, 'string');
+
     const xml = await t.request('POST', '/api/dashboard/bots', { token: owner.token, body: '<bot/>', headers: { 'content-type': 'application/xml' } });
     assert.equal(xml.status, 415);
     assert.equal(typeof xml.body.detail, 'string');

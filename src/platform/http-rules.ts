@@ -163,6 +163,12 @@ export function installHttpRules(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    // Many clients send the JSON content type on every request: an empty body is no body (a DELETE
+    // stays a DELETE; a route that needs a body says which field is missing).
+    if (String(body).trim() === '') {
+      done(null, undefined);
+      return;
+    }
     if (jsonNestsDeeperThan(String(body), MAX_JSON_DEPTH)) {
       done(new ValidationError(`The JSON body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`), undefined);
       return;

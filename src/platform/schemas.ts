@@ -25,7 +25,8 @@ export const errorResponses = {
 export function pageQuery(max = 200, defaultLimit = 50) {
   return {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: defaultLimit })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    // Past JavaScript's safe integers a number is no longer exact, and the database refuses it.
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 })),
   };
 }
 

@@ -49,10 +49,38 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
 const bodyAjv = makeAjv(false);
 const paramAjv = makeAjv('array');
 
+// Query strings and path params arrive as text, and Ajv's coercion reads "0x10", "1e2", " 10" and
+// "10.0" as numbers: an integer there is written in decimal digits, or it is a 400 like "abc".
+const INTEGER_TEXT = /^-?\d+$/;
+
+/** The names of an object schema's integer properties. */
+function integerProperties(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties ?? {};
+  return Object.entries(properties)
+    .filter(([, property]) => property?.type === 'integer')
+    .map(([name]) => name);
+}
+
 /** Fastify validator compiler that picks the Ajv instance by the part of the request. */
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : paramAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<any>>;
+  if (httpPart === 'body') return bodyAjv.compile(schema as object) as ReturnType<FastifySchemaCompiler<any>>;
+  const validate = paramAjv.compile(schema as object);
+  const integers = integerProperties(schema);
+  if (integers.length === 0) return validate as ReturnType<FastifySchemaCompiler<any>>;
+  const strict = (data: Record<string, unknown> | null): boolean => {
+    for (const name of integers) {
+      const value = data?.[name];
+      if (typeof value === 'string' && !INTEGER_TEXT.test(value)) {
+        strict.errors = [{ keyword: 'type', instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, params: { type: 'integer' }, message: 'must be integer' }];
+        return false;
+      }
+    }
+    const valid = validate(data);
+    strict.errors = validate.errors ?? null;
+    return valid;
+  };
+  strict.errors = null as ErrorObject[] | null;
+  return strict as unknown as ReturnType<FastifySchemaCompiler<any>>;
 };
 
 /** A readable message that names the offending field, from Ajv's first error. */

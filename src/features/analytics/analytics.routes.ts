@@ -18,9 +18,17 @@ const TotalsFields = { total_messages: Count, user_messages: Count, bot_messages
 
 /** An ISO 8601 date or date-time as a UTC ISO string, to compare with stored times; anything else is a 400 naming `since`. */
 function parseSince(value: string): string {
-  const ms = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i.test(value.trim()) ? Date.parse(value.trim()) : NaN;
+  const text = value.trim();
+  const ms = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i.test(text) && isCalendarDate(text.slice(0, 10)) ? Date.parse(text) : NaN;
   if (Number.isNaN(ms)) throw new ValidationError("query parameter 'since' must be an ISO 8601 date or date-time, e.g. 2026-11-01T00:00:00Z");
   return new Date(ms).toISOString();
+}
+
+/** True when "YYYY-MM-DD" names a day of the calendar (Date.parse rolls "2026-02-30" over into March). */
+function isCalendarDate(day: string): boolean {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const parsed = new Date(Date.UTC(year, month - 1, date));
+  return parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === date;
 }
 
 export function analyticsRoutes(deps: { analytics: AnalyticsService; bots: BotService }) {

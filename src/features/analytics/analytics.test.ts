@@ -41,7 +41,8 @@ describe('analytics', () => {
     const dateOnly = await t.request('GET', '/api/v1/analytics?since=2000-01-01', { token: key.key });
     assert.equal(dateOnly.body.since, '2000-01-01', 'echoed as sent');
     assert.equal(dateOnly.body.total_messages, 8);
-    for (const bad of ['yesterday', '2026-13-45', '12345']) {
+    // A day the calendar lacks is refused, not rolled over into the next month.
+    for (const bad of ['yesterday', '2026-13-45', '12345', '2026-02-30', '2026-11-31', '2026-04-31T00:00:00Z']) {
       const res = await t.request('GET', `/api/v1/analytics?since=${bad}`, { token: key.key });
       assert.equal(res.status, 400, bad);
       assert.match(res.body.detail, /'since'/);

@@ -40,10 +40,23 @@ describe('conversations API', () => {
     assert.deepEqual(page.body.messages.map((m: { role: string }) => m.role), ['user', 'assistant']);
     assert.equal(page.body.limit, 2);
     assert.equal(page.body.offset, 1);
-    for (const query of ['limit=0', 'limit=201', 'offset=-1', 'limit=abc', 'offset=1.5']) {
+    // Integers in decimal digits only: coercion would read hex, exponents and padding as numbers; past
+    // JavaScript's safe integers a number is inexact and the database refuses it.
+    for (const query of ['limit=0', 'limit=201', 'offset=-1', 'limit=abc', 'offset=1.5', 'limit=0x10', 'limit=10.0', 'limit=%2010', 'offset=1e2', 'offset=1e30', 'offset=9223372036854775807']) {
       const res = await t.request('GET', `/api/v1/conversations?${query}`, { token });
       assert.equal(res.status, 400, query);
       assert.match(res.body.detail, /'(limit|offset)'/);
+    }
+  });
+
+  it('reads and deletes a session by an id of the full 128 characters, multi-byte ones included', async () => {
+    const { token } = await writer(t);
+    for (const id of ['s'.repeat(128), 'é'.repeat(128)]) {
+      await say(t, token, 'hello', id);
+      const read = await t.request('GET', `/api/v1/conversations/${encodeURIComponent(id)}`, { token });
+      assert.equal(read.status, 200, read.text);
+      assert.equal(read.body.messages.length, 2);
+      assert.equal((await t.request('DELETE', `/api/v1/conversations/${encodeURIComponent(id)}`, { token })).status, 200);
     }
   });
 

@@ -61,14 +61,17 @@ export async function updateKey(
   keyId: string,
   changes: { name?: string; scopes?: Scope[]; allowed_ips?: string[]; revoked_at?: string },
 ): Promise<void> {
+  const set = {
+    ...(changes.name !== undefined && { name: changes.name }),
+    ...(changes.scopes !== undefined && { scopes: JSON.stringify(changes.scopes) }),
+    ...(changes.allowed_ips !== undefined && { allowed_ips: JSON.stringify(changes.allowed_ips) }),
+    ...(changes.revoked_at !== undefined && { revoked_at: changes.revoked_at }),
+  };
+  // A patch that names nothing it can change changes nothing (an UPDATE without SET is not SQL).
+  if (Object.keys(set).length === 0) return;
   await db
     .updateTable('api_keys')
-    .set({
-      ...(changes.name !== undefined && { name: changes.name }),
-      ...(changes.scopes !== undefined && { scopes: JSON.stringify(changes.scopes) }),
-      ...(changes.allowed_ips !== undefined && { allowed_ips: JSON.stringify(changes.allowed_ips) }),
-      ...(changes.revoked_at !== undefined && { revoked_at: changes.revoked_at }),
-    })
+    .set(set)
     .where('id', '=', keyId)
     .where('bot_id', '=', botId)
     .execute();

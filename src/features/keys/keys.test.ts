@@ -103,6 +103,17 @@ describe('API keys', () => {
       assert.equal(afterRevoke.body.detail, 'Invalid or revoked API key');
     });
 
+    it('answers a patch that names nothing it can change with the key unchanged', async () => {
+      const { owner, key } = await botWithKey(t);
+      for (const body of [{}, { foo: 1 }]) {
+        const patch = await t.request('PATCH', `/api/keys/${key.id}`, { token: owner.token, body });
+        assert.equal(patch.status, 200, patch.text);
+        assert.equal(patch.body.name, key.name);
+        assert.deepEqual(patch.body.scopes, key.scopes);
+        assert.equal(patch.body.key, undefined);
+      }
+    });
+
     it('keeps a revoked key revoked: it cannot be changed back', async () => {
       const { owner, key } = await botWithKey(t);
       await t.request('DELETE', `/api/keys/${key.id}`, { token: owner.token });

@@ -8,6 +8,7 @@ import multipart, { type MultipartFile } from '@fastify/multipart';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { dashboardAccess, principalOf } from '../../platform/auth/auth.ts';
+import { firstCharacters } from '../../platform/characters.ts';
 import { UnprocessableError, ValidationError } from '../../platform/errors.ts';
 import { multipartError } from '../../platform/multipart-errors.ts';
 import { extractText } from './extract/extract-text.ts';
@@ -172,7 +173,7 @@ export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bo
         const givenName = nameField && 'value' in nameField ? String(nameField.value).trim() : '';
         const extracted = await extractText({ body, contentType: file.mimetype, fileName: file.filename });
         if (!extracted.text.trim()) throw new UnprocessableError('The document has no usable text');
-        const name = (givenName || extracted.title || file.filename || 'Document').slice(0, 200);
+        const name = firstCharacters(givenName || extracted.title || file.filename || 'Document', 200);
         const source = await knowledge.addDocument(bot.id, { name, content: extracted.text });
         return reply.code(201).send({ success: true, source: sourceView(source) });
       },

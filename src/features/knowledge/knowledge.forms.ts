@@ -2,6 +2,7 @@
  * `POST /api/v1/knowledge` in its two documented forms (decisions.md, "Two forms of one endpoint"):
  * tells them apart and applies each form's rules, naming the field that breaks one.
  */
+import { characterCount, firstCharacters } from '../../platform/characters.ts';
 import { ValidationError } from '../../platform/errors.ts';
 import type { KnowledgeBody } from './knowledge.schemas.ts';
 
@@ -42,8 +43,8 @@ export function parseKnowledgeBody(body: KnowledgeBody): KnowledgeCommand {
     const content = body.content?.trim() ?? '';
     if (!content) throw new ValidationError("field 'content' is required");
     if (type === 'text') {
-      if (body.content!.length > FORM2_TEXT_MAX) throw new ValidationError(`field 'content' must be at most ${FORM2_TEXT_MAX} characters`);
-      return { form: 2, type, title: body.title?.trim() || body.content!.trim().slice(0, 80), content: body.content! };
+      if (characterCount(body.content!) > FORM2_TEXT_MAX) throw new ValidationError(`field 'content' must be at most ${FORM2_TEXT_MAX} characters`);
+      return { form: 2, type, title: body.title?.trim() || firstCharacters(body.content!.trim(), 80), content: body.content! };
     }
     if (!content.startsWith('https://') || !isHttpUrl(content, true)) throw new ValidationError("field 'content' must be a URL starting with https://");
     return { form: 2, type, title: body.title?.trim() || content, url: content };
@@ -51,10 +52,10 @@ export function parseKnowledgeBody(body: KnowledgeBody): KnowledgeCommand {
 
   const name = body.name?.trim() ?? '';
   if (!name) throw new ValidationError("field 'name' is required");
-  if (name.length > NAME_MAX) throw new ValidationError(`field 'name' must be at most ${NAME_MAX} characters`);
+  if (characterCount(name) > NAME_MAX) throw new ValidationError(`field 'name' must be at most ${NAME_MAX} characters`);
   if (type === 'text') {
     if (!body.content?.trim()) throw new ValidationError("field 'content' is required for type 'text'");
-    if (body.content.length > FORM1_TEXT_MAX) throw new ValidationError(`field 'content' must be at most ${FORM1_TEXT_MAX} characters`);
+    if (characterCount(body.content) > FORM1_TEXT_MAX) throw new ValidationError(`field 'content' must be at most ${FORM1_TEXT_MAX} characters`);
     return { form: 1, type, name, content: body.content };
   }
   const url = body.url?.trim() ?? '';

@@ -67,7 +67,7 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; bots: BotSe
         description: 'Newest first. Without `limit` and `offset`, every source; with either, one page. `total` counts them all.',
         querystring: Type.Object({
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
-          offset: Type.Optional(Type.Integer({ minimum: 0 })),
+          offset: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
         }),
         response: { 200: SourceListSchema, ...errorResponses },
       },

@@ -1,5 +1,6 @@
 /** Knowledge bodies and the source view that carries the fields of both documented forms. */
 import { Type, type Static } from 'typebox';
+import { firstCharacters } from '../../platform/characters.ts';
 import { EXAMPLE, NullableTimestampSchema, TimestampSchema, withExamples, withNamedExamples } from '../../platform/schemas.ts';
 import type { SourceRow } from './knowledge.service.ts';
 
@@ -62,7 +63,7 @@ export function sourceView(row: SourceRow): SourceView {
     status: row.status,
     status_detail: row.status_detail,
     char_count: row.char_count,
-    content_preview: row.content.slice(0, 200),
+    content_preview: firstCharacters(row.content, 200),
     crawl_schedule: row.crawl_schedule,
     next_crawl_at: row.next_crawl_at,
     last_crawled_at: row.last_crawled_at,

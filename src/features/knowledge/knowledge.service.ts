@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { DialectSeam } from '../../db/dialect.ts';
 import { fullTextFor, queryTerms } from '../../db/full-text.ts';
+import { characterCount } from '../../platform/characters.ts';
 import { isoAt, type Clock } from '../../platform/clock.ts';
 import { ForbiddenError, NotFoundError, UnprocessableError, UpstreamError } from '../../platform/errors.ts';
 import type { Retriever, RetrievedPassage } from '../answers/answers.types.ts';
@@ -125,7 +126,7 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
 
   /** Stores prepared content: the source's text, its passages and their embeddings. */
   async function saveContent(trx: Db, source: { id: string; bot_id: string; name: string }, content: PreparedContent): Promise<void> {
-    await repo.updateSource(trx, source.id, { content: content.text, char_count: content.text.length, updated_at: now() });
+    await repo.updateSource(trx, source.id, { content: content.text, char_count: characterCount(content.text), updated_at: now() });
     await repo.replacePassages(trx, fullText, { id: source.id, bot_id: source.bot_id, title: source.name }, content.passages);
     await repo.insertVectors(trx, content.vectorRows);
     compactSoon();
@@ -299,7 +300,7 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
       const page = await fetchOrThrow(input.url);
       if (!page.text.trim()) throw new UnprocessableError('The page has no usable text');
       const source = await createSource(botId, { type: 'url', name: input.name, url: input.url, status: 'trained', text: page.text });
-      return { source, chars: page.text.length };
+      return { source, chars: characterCount(page.text) };
     },
 
     /**

@@ -69,6 +69,24 @@ describe('knowledge: text sources', () => {
     assert.equal(source.content_preview, content);
   });
 
+  it('counts characters as people do: an emoji is one, toward the limits, char_count, the title and the preview', async () => {
+    const { token } = await writer();
+    const emoji = '😀';
+    // 50,001 emoji are 50,001 characters (100,002 UTF-16 units): within Form 1's 100,000.
+    const many = await t.request('POST', '/api/v1/knowledge', { token, body: { type: 'text', name: 'Emoji', content: emoji.repeat(50_001) } });
+    assert.equal(many.status, 200, many.text);
+    assert.equal(many.body.source.char_count, 50_001);
+    const over = await t.request('POST', '/api/v1/knowledge', { token, body: { type: 'text', title: 'Too many', content: emoji.repeat(50_001) } });
+    assert.equal(over.status, 400);
+    assert.match(over.body.detail, /'content' must be at most 50000 characters/);
+    // The default title and the preview never end in half an emoji.
+    const untitled = await t.request('POST', '/api/v1/knowledge', { token, body: { type: 'text', title: '', content: `a${emoji.repeat(300)}` } });
+    assert.equal(untitled.status, 201);
+    const source = (await t.request('GET', '/api/v1/knowledge', { token })).body.sources.find((s: { id: string }) => s.id === untitled.body.id);
+    assert.equal(source.title, `a${emoji.repeat(79)}`);
+    assert.equal(source.content_preview, `a${emoji.repeat(199)}`);
+  });
+
   it('refuses every Form 1 and Form 2 body error of section 7 with 400 naming the field', async () => {
     const { token } = await writer();
     const cases: [Record<string, unknown>, RegExp][] = [
