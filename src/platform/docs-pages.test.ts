@@ -90,7 +90,6 @@ describe('Documentation pages', () => {
       ['GET', '/docs/assets/swagger-ui-bundle.js', undefined, 200],
       ['GET', '/docs/assets/swagger-ui-init.js', undefined, 200],
       ['GET', '/docs/assets/redoc.standalone.js', undefined, 200],
-      ['GET', '/docs/', undefined, 404],
       ['GET', '/docs/assets/', undefined, 404],
       ['GET', '/redoc/anything', undefined, 404],
       ['POST', '/docs', undefined, 405],
@@ -99,6 +98,15 @@ describe('Documentation pages', () => {
       const res = await t.request(method, path, { token });
       assert.equal(res.status, status, `${method} ${path}`);
       assert.equal(res.headers.get('content-security-policy'), STRICT, `${method} ${path}`);
+    }
+  });
+
+  it('sends /docs/ and /redoc/ to the page', async () => {
+    for (const path of ['/docs', '/redoc']) {
+      const res = await fetch(`${t.url}${path}/`, { redirect: 'manual' });
+      assert.equal(res.status, 301, path);
+      assert.equal(res.headers.get('location'), path);
+      assert.equal(res.headers.get('content-security-policy'), STRICT, path);
     }
   });
 

@@ -174,6 +174,12 @@ export function installDocsPages(app: FastifyInstance): void {
         return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(await html);
       },
     });
+    // "/docs/" is a common way to type it: the page, not a 404.
+    app.get(`${page.url}/`, {
+      config: { rateLimit: false },
+      schema: { hide: true },
+      handler: async (_request, reply) => reply.redirect(page.url, 301),
+    });
   }
 
   // The assets keep `default-src 'none'`: a CSP governs the document that loads a script or a

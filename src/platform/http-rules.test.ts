@@ -90,6 +90,10 @@ describe('rules for every response', () => {
     const xml = await t.request('POST', '/api/dashboard/bots', { token: owner.token, body: '<bot/>', headers: { 'content-type': 'application/xml' } });
     assert.equal(xml.status, 415);
     assert.equal(typeof xml.body.detail, 'string');
+    // Plain text is no exception: JSON written as text/plain is an unsupported type too.
+    const plain = await t.request('POST', '/api/dashboard/bots', { token: owner.token, body: '{"name":"x"}', headers: { 'content-type': 'text/plain' } });
+    assert.equal(plain.status, 415);
+    assert.match(plain.body.detail, /text\/plain/);
   });
 
   it('strips control characters from text fields but keeps newlines and tabs', async () => {

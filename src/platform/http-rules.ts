@@ -159,6 +159,10 @@ export function installHttpRules(app: FastifyInstance): void {
     });
   });
 
+  // Bodies are JSON (or a route's own type, registered in its scope): Fastify's built-in text/plain
+  // parser would hand a route a string, refused as "must be object" where any other type gets 415.
+  app.removeContentTypeParser('text/plain');
+
   // JSON bodies: Fastify's parser (prototype poisoning refused) behind a nesting limit.
   const parseJson = app.getDefaultJsonParser('error', 'ignore');
   app.removeContentTypeParser('application/json');

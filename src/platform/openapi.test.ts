@@ -27,7 +27,7 @@ interface Operation {
   tags?: string[];
   parameters?: Parameter[];
   requestBody?: { content?: Record<string, Media> };
-  responses?: Record<string, { description?: string; content?: Record<string, Media> }>;
+  responses?: Record<string, { description?: string; content?: Record<string, Media>; headers?: Record<string, { schema?: { type?: string } }> }>;
   security?: Array<Record<string, string[]>>;
 }
 interface Document {
@@ -42,7 +42,7 @@ const OPERATION_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'p
 
 /** Routes that are not part of the API: the documentation itself, and the CORS preflights browsers send. */
 function isDocumentationOrPreflight(route: DeclaredRoute): boolean {
-  return ['/openapi.json', '/docs', '/redoc'].includes(route.url) || route.url.startsWith(ASSET_PREFIX) || route.method === 'OPTIONS' || isDashboardPage(route);
+  return ['/openapi.json', '/docs', '/redoc', '/docs/', '/redoc/'].includes(route.url) || route.url.startsWith(ASSET_PREFIX) || route.method === 'OPTIONS' || isDashboardPage(route);
 }
 
 /** The dashboard web app: `/` (a redirect), its HTML shell at `/app` and under it, and its built files. */
@@ -154,6 +154,14 @@ describe('API description', () => {
       }
     }
     assert.deepEqual(problems, []);
+  });
+
+  it('declares Retry-After on every 429, and the upload limit’s own words on the media 413', () => {
+    const limited = Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => (op.responses?.['429'] ? [op.responses['429']] : [])));
+    assert.ok(limited.length > 20);
+    for (const response of limited) assert.equal(response.headers?.['Retry-After']?.schema?.type, 'integer');
+    const upload = doc.paths['/api/widget/chat/media']?.post?.responses?.['413'];
+    assert.match(JSON.stringify(upload), /PARLEY_MAX_UPLOAD_BYTES/);
   });
 
   it('gives every operation a unique operationId and lists every tag it uses', () => {

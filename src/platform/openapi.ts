@@ -132,10 +132,10 @@ function documentRoute({ schema, url, route }: { schema: FastifySchema | undefin
 
 interface DocumentShape {
   tags?: Array<{ name: string; description?: string }>;
-  paths?: Record<string, Record<string, { tags?: string[]; responses?: Record<string, { description?: string }> }> | undefined>;
+  paths?: Record<string, Record<string, { tags?: string[]; responses?: Record<string, { description?: string; headers?: Record<string, unknown> }> }> | undefined>;
 }
 
-/** Names each response by its status (the plugin calls them all "Default Response") and lists the tags in use. */
+/** Names each response by its status (the plugin calls them all "Default Response"), declares `Retry-After` on 429, and lists the tags in use. */
 function finishDocument<T extends object>(document: T): T {
   const doc = document as DocumentShape;
   const used = new Set<string>();
@@ -144,6 +144,8 @@ function finishDocument<T extends object>(document: T): T {
       for (const tag of op.tags ?? []) used.add(tag);
       for (const [code, response] of Object.entries(op.responses ?? {})) {
         if (response.description === 'Default Response') response.description = STATUS_CODES[code] ?? 'Response';
+        // Every rate limit answers with the seconds to wait (spec section 7).
+        if (code === '429') response.headers = { 'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 }, example: 60 } };
       }
     }
   }

@@ -113,6 +113,10 @@ export async function anySessionIdleSince(db: Db, cutoff: string): Promise<boole
   return row !== undefined;
 }
 
+export async function setSessionEndedAt(db: Db, sessionId: string, endedAt: string): Promise<void> {
+  await db.updateTable('chat_sessions').set({ ended_at: endedAt }).where('id', '=', sessionId).execute();
+}
+
 export function endSessionsIdleSince(db: Db, cutoff: string, endedAt: string) {
   return db
     .updateTable('chat_sessions')

@@ -350,9 +350,13 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
       if (!(await repo.anySessionIdleSince(db, isoAt(now - idleMs)))) return 0;
       return db.transaction().execute(async (trx) => {
         const ended = await repo.endSessionsIdleSince(trx, isoAt(now - idleMs), at);
+        // A session ended when its idle time ran out, not when the sweep noticed: the inbox shows
+        // that time before the sweep, and the webhook and the stored row say the same after it.
+        const endedAt = (row: (typeof ended)[number]) => isoAt(Math.min(now, idleEndOf(row)));
+        for (const row of ended) await repo.setSessionEndedAt(trx, row.id, endedAt(row));
         await recordEvents(
           trx,
-          ended.map((row) => sessionEnded(row, isoAt(Math.min(now, idleEndOf(row))))),
+          ended.map((row) => sessionEnded(row, endedAt(row))),
         );
         return ended.length;
       });

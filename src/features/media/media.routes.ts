@@ -9,7 +9,7 @@ import multipart from '@fastify/multipart';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AuthLayer } from '../../platform/auth/auth.ts';
-import { ErrorSchema, errorResponses, mediaResponse } from '../../platform/schemas.ts';
+import { ErrorSchema, errorResponses, mediaResponse, withExamples } from '../../platform/schemas.ts';
 import { securityFor } from '../../platform/openapi.ts';
 import { ForbiddenError, ValidationError } from '../../platform/errors.ts';
 import type { BotService } from '../bots/bots.service.ts';
@@ -66,7 +66,7 @@ export function mediaRoutes(deps: MediaRouteDeps) {
         description: `multipart/form-data with \`file\`, \`session_id\` (1 to 128 printable characters; a new id starts the session) and \`bot_id\` (or the bot id or an API key with \`chat\` as bearer). Allowed: ${ALLOWED_EXTENSIONS.join(' ')}, decided from the content, which must agree with the extension (415 otherwise); over PARLEY_MAX_UPLOAD_BYTES: 413. Answers a signed \`file_url\` valid for PARLEY_MEDIA_URL_TTL seconds.`,
         documentedBody: { 'multipart/form-data': MediaUploadFormSchema },
         security: securityFor(widgetAccess),
-        response: { 200: MediaUploadSchema, ...errorResponses, 413: ErrorSchema, 415: ErrorSchema },
+        response: { 200: MediaUploadSchema, ...errorResponses, 413: withExamples(ErrorSchema, { detail: 'The file is larger than 20971520 bytes (PARLEY_MAX_UPLOAD_BYTES)' }), 415: ErrorSchema },
       },
       handler: async (request, reply) => {
         let form: ReceivedForm | undefined;

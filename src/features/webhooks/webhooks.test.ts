@@ -301,12 +301,15 @@ describe('webhook events from the session sweeper, and the 30-day history', () =
   });
 
   it('delivers session.ended when a session goes idle, and forgets finished deliveries after 30 days', async () => {
-    const { key } = await botWithKey(t, { scopes: ['chat', 'read', 'write'] });
+    const { owner, bot, key } = await botWithKey(t, { scopes: ['chat', 'read', 'write'] });
     const hook = await register(t, receiver, key.key, '/ended', ['session.ended']);
     await chat(t, key.key, 'Hello', 'wh-idle');
     t.clock.advance(31 * 60_000);
     const [ended] = await receiver.waitFor('/ended', 1);
     assert.equal(ended!.json.event, 'session.ended');
+    // One end time: when the idle time ran out, in the event and in the stored session alike.
+    const session = await t.request('GET', `/api/dashboard/bots/${bot.id}/inbox/wh-idle`, { token: owner.token });
+    assert.equal(session.body.ended_at, ended!.json.data.ended_at);
     assert.equal(ended!.json.session_id, 'wh-idle');
     assert.deepEqual(Object.keys(ended!.json.data).sort(), ['ended_at', 'message_count', 'started_at']);
     assert.equal(ended!.json.data.message_count, 2);
