@@ -165,6 +165,17 @@ describe('parley-local answers', () => {
     assert.deepEqual(relaxed.sources, []);
   });
 
+  test('invites contact details only when lead capture keeps them', async () => {
+    const withLeads = { bot: { strict_mode: false, lead_capture_enabled: true } };
+    assert.equal((await ask('What is the top speed of your electric scooter?', withLeads)).text, `${PHRASES.en.dontKnow} ${PHRASES.en.invite} ${PHRASES.en.leaveContact}`);
+    assert.equal((await ask('Can I talk to a human?', withLeads)).text, `${PHRASES.en.human} ${PHRASES.en.leaveContact}`);
+    assert.equal((await ask('Quiero hablar con una persona', withLeads)).text, `${PHRASES.es.human} ${PHRASES.es.leaveContact}`);
+    // Without it, nothing would keep them: the visitor is told the team replies here.
+    for (const reply of [(await ask('Can I talk to a human?')).text, (await ask('What is the top speed of your electric scooter?', { bot: { strict_mode: false } })).text]) {
+      assert.doesNotMatch(reply, /email|phone/i);
+    }
+  });
+
   test('answers greetings with the welcome message, and thanks and goodbyes politely', async () => {
     for (const greeting of ['hi', 'Hello there!', 'hola', 'bonjour', 'hallo', 'olá', 'ciao', 'good morning']) {
       const answer = await ask(greeting);

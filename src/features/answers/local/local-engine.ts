@@ -59,12 +59,16 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   if (smallTalk) {
     const language = chooseLanguage(request, smallTalk.language ?? undefined);
     const phrases = PHRASES[language];
+    // Contact details are invited only where lead capture keeps them.
+    const leaveContact = bot.lead_capture_enabled ? ` ${phrases.leaveContact}` : '';
     const text =
       smallTalk.kind === 'greeting'
         ? bot.welcome_message.trim() || phrases.greeting
         : smallTalk.kind === 'identity'
           ? phrases.identity(bot.name)
-          : phrases[smallTalk.kind];
+          : smallTalk.kind === 'human'
+            ? `${phrases.human}${leaveContact}`
+            : phrases[smallTalk.kind];
     return { text, sources: [], kind: smallTalk.kind, language };
   }
 
@@ -76,7 +80,8 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   const selection = chooseUnits(asked, request.history, scored, passages, options, written);
   const decision = { evidence: selection.evidence, probability: selection.probability };
   if (selection.units.length === 0) {
-    const text = bot.strict_mode ? phrases.dontKnow : `${phrases.dontKnow} ${phrases.invite}`;
+    const leaveContact = bot.lead_capture_enabled ? ` ${phrases.leaveContact}` : '';
+    const text = bot.strict_mode ? phrases.dontKnow : `${phrases.dontKnow} ${phrases.invite}${leaveContact}`;
     return { text, sources: [], kind: 'refusal', decision, language };
   }
   return { ...composeAnswer(selection.units, phrases.leadIn, selection.rest), kind: 'answer', decision, language };

@@ -24,6 +24,8 @@ export interface Phrases {
   dontKnow: string;
   /** Added to the refusal when strict mode is off. */
   invite: string;
+  /** Added to `human` and `invite` when the bot captures leads, which keeps the details left. */
+  leaveContact: string;
   /** Line before quoted list items, naming the source. */
   leadIn: (title: string) => string;
 }
@@ -35,10 +37,11 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     thanks: "You're welcome! Is there anything else I can help you with?",
     goodbye: 'Goodbye, and thanks for stopping by!',
     acknowledgement: 'All right! Is there anything else I can help you with?',
-    human: 'Of course. Our team can see this conversation and can reply to you here. You can also leave your email address or phone number, and someone will get back to you.',
+    human: 'Of course. Our team can see this conversation and can reply to you here.',
     identity: (bot) => `I'm ${bot}'s virtual assistant, an automated helper that answers from ${bot}'s own information. What would you like to know?`,
     dontKnow: "I'm sorry, I don't know the answer to that.",
-    invite: 'Could you rephrase your question? You can also leave your email address or phone number, and our team will get back to you.',
+    invite: 'Could you rephrase your question?',
+    leaveContact: 'You can also leave your email address or phone number, and our team will get back to you.',
     leadIn: (title) => `Here is what I found in “${title}”:`,
   },
   es: {
@@ -46,10 +49,11 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     thanks: '¡De nada! ¿Hay algo más en lo que pueda ayudarle?',
     goodbye: '¡Adiós, y gracias por su visita!',
     acknowledgement: '¡Perfecto! ¿Hay algo más en lo que pueda ayudarle?',
-    human: 'Por supuesto. Nuestro equipo puede ver esta conversación y responderle aquí. También puede dejar su correo electrónico o su número de teléfono y alguien se pondrá en contacto con usted.',
+    human: 'Por supuesto. Nuestro equipo puede ver esta conversación y responderle aquí.',
     identity: (bot) => `Soy el asistente virtual de ${bot}, un ayudante automático que responde con la información de ${bot}. ¿Qué le gustaría saber?`,
     dontKnow: 'Lo siento, no sé la respuesta a esa pregunta.',
-    invite: '¿Podría reformular su pregunta? También puede dejar su correo electrónico o su número de teléfono y nuestro equipo se pondrá en contacto con usted.',
+    invite: '¿Podría reformular su pregunta?',
+    leaveContact: 'También puede dejar su correo electrónico o su número de teléfono y nuestro equipo se pondrá en contacto con usted.',
     leadIn: (title) => `Esto es lo que encontré en «${title}»:`,
   },
   fr: {
@@ -57,10 +61,11 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     thanks: 'Je vous en prie ! Puis-je vous aider pour autre chose ?',
     goodbye: 'Au revoir, et merci de votre visite !',
     acknowledgement: 'Très bien ! Puis-je vous aider pour autre chose ?',
-    human: 'Bien sûr. Notre équipe voit cette conversation et peut vous répondre ici. Vous pouvez aussi laisser votre adresse e-mail ou votre numéro de téléphone, et quelqu’un vous recontactera.',
+    human: 'Bien sûr. Notre équipe voit cette conversation et peut vous répondre ici.',
     identity: (bot) => `Je suis l’assistant virtuel de ${bot}, un assistant automatique qui répond à partir des informations de ${bot}. Que souhaitez-vous savoir ?`,
     dontKnow: 'Désolé, je ne connais pas la réponse à cette question.',
-    invite: 'Pourriez-vous reformuler votre question ? Vous pouvez aussi laisser votre adresse e-mail ou votre numéro de téléphone, et notre équipe vous recontactera.',
+    invite: 'Pourriez-vous reformuler votre question ?',
+    leaveContact: 'Vous pouvez aussi laisser votre adresse e-mail ou votre numéro de téléphone, et notre équipe vous recontactera.',
     leadIn: (title) => `Voici ce que j’ai trouvé dans « ${title} » :`,
   },
   de: {
@@ -68,10 +73,11 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     thanks: 'Gern geschehen! Kann ich Ihnen sonst noch helfen?',
     goodbye: 'Auf Wiedersehen und danke für Ihren Besuch!',
     acknowledgement: 'Alles klar! Kann ich Ihnen sonst noch helfen?',
-    human: 'Gern. Unser Team sieht dieses Gespräch und kann Ihnen hier antworten. Sie können auch Ihre E-Mail-Adresse oder Telefonnummer hinterlassen, dann meldet sich jemand bei Ihnen.',
+    human: 'Gern. Unser Team sieht dieses Gespräch und kann Ihnen hier antworten.',
     identity: (bot) => `Ich bin der virtuelle Assistent von ${bot}, ein automatischer Helfer, der mit den Informationen von ${bot} antwortet. Was möchten Sie wissen?`,
     dontKnow: 'Das tut mir leid, darauf weiß ich keine Antwort.',
-    invite: 'Könnten Sie Ihre Frage anders formulieren? Sie können auch Ihre E-Mail-Adresse oder Telefonnummer hinterlassen, dann meldet sich unser Team bei Ihnen.',
+    invite: 'Könnten Sie Ihre Frage anders formulieren?',
+    leaveContact: 'Sie können auch Ihre E-Mail-Adresse oder Telefonnummer hinterlassen, dann meldet sich unser Team bei Ihnen.',
     leadIn: (title) => `Das habe ich in „${title}“ gefunden:`,
   },
   pt: {
@@ -79,10 +85,11 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     thanks: 'De nada! Posso ajudar em mais alguma coisa?',
     goodbye: 'Até logo, e obrigado pela visita!',
     acknowledgement: 'Combinado! Posso ajudar em mais alguma coisa?',
-    human: 'Com certeza. A nossa equipa vê esta conversa e pode responder-lhe aqui. Também pode deixar o seu e-mail ou telefone, e alguém entrará em contacto consigo.',
+    human: 'Com certeza. A nossa equipa vê esta conversa e pode responder-lhe aqui.',
     identity: (bot) => `Sou o assistente virtual de ${bot}, um assistente automático que responde com a informação de ${bot}. O que gostaria de saber?`,
     dontKnow: 'Desculpe, não sei a resposta para essa pergunta.',
-    invite: 'Poderia reformular a sua pergunta? Também pode deixar o seu e-mail ou telefone, e a nossa equipa entrará em contacto consigo.',
+    invite: 'Poderia reformular a sua pergunta?',
+    leaveContact: 'Também pode deixar o seu e-mail ou telefone, e a nossa equipa entrará em contacto consigo.',
     leadIn: (title) => `Eis o que encontrei em «${title}»:`,
   },
   it: {
@@ -90,10 +97,11 @@ export const PHRASES: Record<PhraseLanguage, Phrases> = {
     thanks: 'Prego! Posso aiutarla in qualcos’altro?',
     goodbye: 'Arrivederci, e grazie per la visita!',
     acknowledgement: 'Perfetto! Posso aiutarla in qualcos’altro?',
-    human: 'Certo. Il nostro team vede questa conversazione e può risponderle qui. Può anche lasciare il suo indirizzo e-mail o il suo numero di telefono e qualcuno la ricontatterà.',
+    human: 'Certo. Il nostro team vede questa conversazione e può risponderle qui.',
     identity: (bot) => `Sono l’assistente virtuale di ${bot}, un aiuto automatico che risponde con le informazioni di ${bot}. Cosa desidera sapere?`,
     dontKnow: 'Mi dispiace, non conosco la risposta a questa domanda.',
-    invite: 'Potrebbe riformulare la domanda? Può anche lasciare il suo indirizzo e-mail o numero di telefono e il nostro team la ricontatterà.',
+    invite: 'Potrebbe riformulare la domanda?',
+    leaveContact: 'Può anche lasciare il suo indirizzo e-mail o numero di telefono e il nostro team la ricontatterà.',
     leadIn: (title) => `Ecco cosa ho trovato in «${title}»:`,
   },
 };
