@@ -429,13 +429,13 @@ describe('parley-local answers', () => {
     const question = 'Do you ship orders on Saturdays?';
     const whole = await ask(question, { knowledge: short });
     // The best sentence leads; the rest of the section follows in its order of writing.
-    assert.ok(whole.text.startsWith('We do not pack or ship orders on Saturdays or Sundays.'), whole.text);
-    assert.match(whole.text, /Sundays\.\nOrders placed by 1:00 p\.m\.[^\n]*\nOrders placed after the cutoff/);
+    assert.ok(whole.text.startsWith('- We do not pack or ship orders on Saturdays or Sundays.'), whole.text);
+    assert.match(whole.text, /Sundays\.\n- Orders placed by 1:00 p\.m\.[^\n]*\n- Orders placed after the cutoff/);
     // Past 80 words the section is no longer read at a glance: only what answers is quoted.
     const filler = ' Our warehouse team packs every order by hand with recycled paper, checks each item against the packing slip, and seals the box with plant-based tape before handing it to the carrier at the end of the afternoon.'.repeat(2);
     const long = [{ ...short[0]!, text: `${filler.trim()}\n\n${processing}` }];
     const part = await ask(question, { knowledge: long });
-    assert.ok(part.text.startsWith('We do not pack or ship orders on Saturdays or Sundays.'), part.text);
+    assert.ok(part.text.startsWith('- We do not pack or ship orders on Saturdays or Sundays.'), part.text);
     assert.doesNotMatch(part.text, /recycled paper/);
     // Text pasted without headings is no section: its other sentences may be about anything.
     const pasted = await ask(question, { knowledge: [{ ...short[0]!, heading: '' }] });
@@ -462,6 +462,14 @@ describe('parley-local answers', () => {
     assert.ok(answer.text.startsWith('We are closed on Christmas Day'), answer.text);
     assert.match(answer.text, /Christmas Eve we close early at 4 pm\. Thanksgiving hours are 7 am to 2 pm\./);
     assert.doesNotMatch(answer.text, /guest|Are you open/i);
+  });
+
+  test('quoted list items keep their markers: numbered steps their numbers, bullets and table rows a dash', async () => {
+    const steps = [{ sourceTitle: 'Returns', sourceUrl: '', heading: 'Returns > How to return', text: 'To send something back:\n1. Fill in the return form in your account.\n2. Pack the item with its tags.\n3. Drop the parcel at any post office.' }];
+    const answer = await ask('How do I return an item?', { knowledge: steps });
+    assert.match(answer.text, /^1\. Fill in the return form in your account\.\n2\. Pack the item with its tags\.\n3\. Drop the parcel at any post office\.$/m);
+    const prices = [{ sourceTitle: 'Prices', sourceUrl: '', heading: 'Prices', text: '| Service | Price |\n|---|---|\n| Tune-up | $59 |\n| Flat tyre | $15 |' }];
+    assert.match((await ask('How much is a tune-up?', { knowledge: prices })).text, /^- Service: Tune-up — Price: \$59$/m);
   });
 
   test('a sentence that is itself a question does not lead the answer', async () => {

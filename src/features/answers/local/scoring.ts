@@ -36,6 +36,8 @@ export interface ScoredUnit {
   itemStart: number;
   /** The heading or bold FAQ question above it inside its passage ('' when none). */
   localHeading: string;
+  /** Its list marker as written ("1.", "-"), '' when it is none or a table row. */
+  marker: string;
   terms: Set<string>;
   /**
    * Share of the question's weight the unit answers (its heading and title count half), or of the
@@ -115,6 +117,7 @@ interface AnalysedUnit {
   index: number;
   itemStart: number;
   localHeading: string;
+  marker: string;
   order: string[];
   terms: Set<string>;
   context: Set<string>;
@@ -136,7 +139,7 @@ function analysePassage(passage: RetrievedPassage, language: PhraseLanguage): An
     const order = contentTerms(unit.text, language);
     if (order.length === 0) return;
     const context = new Set([...outer, ...contentTerms(unit.localHeading, language)]);
-    units!.push({ text: unit.text, listItem: unit.listItem, index, itemStart: index - unit.itemOffset, localHeading: unit.localHeading, order, terms: new Set(order), context, pairs: pairsOf(order) });
+    units!.push({ text: unit.text, listItem: unit.listItem, index, itemStart: index - unit.itemOffset, localHeading: unit.localHeading, marker: unit.marker, order, terms: new Set(order), context, pairs: pairsOf(order) });
   });
   if (analysed.size >= ANALYSED_LIMIT) analysed.clear();
   analysed.set(key, units);
@@ -252,6 +255,7 @@ export function scoreUnits(query: QueryModel, passages: RetrievedPassage[], weig
       index: unit.index,
       itemStart: unit.itemStart,
       localHeading: unit.localHeading,
+      marker: unit.marker,
       terms: unit.terms,
       coverage,
       softCoverage: Math.max(coverage, strictOverall),

@@ -49,7 +49,8 @@ export function selectUnits(query: QueryModel, { units: scored, ...scoring }: Sc
   // A later sentence of a list item ("Sees patients on Tuesdays.") is quoted after the item's first,
   // which names what the item is about ("Dr. Henrik Solberg: Oral surgeon.").
   const itemLead = best.itemStart !== best.index ? neighbour(best, best.itemStart - best.index) : undefined;
-  const chosen: ScoredUnit[] = [itemLead ? { ...best, text: `${itemLead.text} ${best.text}` } : best];
+  // (The joined text starts the item, so it is quoted with the item's marker.)
+  const chosen: ScoredUnit[] = [itemLead ? { ...best, text: `${itemLead.text} ${best.text}`, itemStart: best.index } : best];
 
   const previous = neighbour(best, -1);
   if (previous && previous !== itemLead && LEANS_BACK.test(best.text)) chosen.push(previous);
@@ -138,11 +139,17 @@ export function composeAnswer(chosen: ScoredUnit[], leadIn: (title: string) => s
     // The best sentence leads, with the neighbours it was quoted with in their order of writing; the
     // rest of its section, then further sentences, follow in theirs.
     const lead = units[0]!;
-    const withLead = (u: ScoredUnit) => (trailing.has(u) ? 1 : u.passage === lead.passage && Math.abs(u.index - lead.index) <= 1 ? 0 : 2);
+    // Numbered steps quoted whole are read in their order, wherever the best one stands.
+    const steps = units.some((u) => trailing.has(u) && /^\d/.test(u.marker));
+    const withLead = (u: ScoredUnit) =>
+      steps && u.passage === lead.passage ? 0 : trailing.has(u) ? 1 : u.passage === lead.passage && Math.abs(u.index - lead.index) <= 1 ? 0 : 2;
     units.sort((a, b) => withLead(a) - withLead(b) || a.rank - b.rank || a.index - b.index);
     const first = units[0]!;
-    const lines = units.map((u) => u.text);
-    const body = units.some((u) => u.listItem) ? lines.join('\n') : lines.join(' ');
+    // Lines of a list keep their markers ("1.", "-"; a table row is a bullet), so that numbered steps
+    // keep their numbers and the chat renders a list; a later sentence of an item continues it.
+    const listed = units.some((u) => u.listItem);
+    const lines = units.map((u) => (listed && u.listItem && u.itemStart === u.index ? `${u.marker || '-'} ${u.text}` : u.text));
+    const body = listed ? lines.join('\n') : lines.join(' ');
     // A bare list item or table row reads better after a line naming where it comes from.
     const bare = first.listItem && !/^\p{Lu}.*[.!?]$/u.test(first.text);
     // The section a bare item sits in often names what it is about ("Keiko Tan" above her specialties).

@@ -12,6 +12,8 @@ export interface TextUnit {
   localHeading: string;
   /** For a later sentence of a list item: how many units back the item's first sentence is (0 otherwise). */
   itemOffset: number;
+  /** A list item's marker as written ("1." for a numbered one, "-" for any bullet); '' otherwise (table rows too). */
+  marker: string;
 }
 
 const LIST_MARKER = /^\s*(?:[-*+•]|\d{1,2}[.)])\s+/;
@@ -55,7 +57,7 @@ export function splitUnits(text: string): TextUnit[] {
         tableHeader = cells;
         return;
       }
-      units.push({ text: tableRow(tableHeader, cells), listItem: true, localHeading, itemOffset: 0 });
+      units.push({ text: tableRow(tableHeader, cells), listItem: true, localHeading, itemOffset: 0, marker: '' });
       return;
     }
     tableHeader = null;
@@ -67,7 +69,8 @@ export function splitUnits(text: string): TextUnit[] {
     else if (QUESTION_LINE.test(line) || isTitleLine(lines, at)) localHeading = line;
     const marker = LIST_MARKER.exec(line);
     const body = marker ? line.slice(marker[0].length) : line;
-    splitSentences(body).forEach((sentence, i) => units.push({ text: sentence, listItem: Boolean(marker), localHeading, itemOffset: marker ? i : 0 }));
+    const written = marker ? (/\d/.test(marker[0]) ? marker[0].trim() : '-') : '';
+    splitSentences(body).forEach((sentence, i) => units.push({ text: sentence, listItem: Boolean(marker), localHeading, itemOffset: marker ? i : 0, marker: written }));
   });
   return units;
 }
