@@ -60,6 +60,8 @@ export interface AnswerRequest {
   history: ChatTurn[];
   /** Overrides the bot's response_language for this request ('' = mirror the visitor). */
   responseLanguage?: string;
+  /** The visitor has seen the welcome message: a greeting is answered without repeating it. */
+  welcomeShown?: boolean;
   /** Files attached in this session, oldest first: documents' text and images' bytes, for engines that can use them. */
   attachments?: { name: string; mimeType: string; text?: string; imageUrl?: string; image?: Uint8Array }[];
   /** Aborts a provider call (the engine must stop and throw). */

@@ -28,6 +28,8 @@ export interface ChatRequest {
   responseLanguage?: string;
   /** The API key that sent it, for its usage counters (null for the widget). */
   keyId: string | null;
+  /** The visitor has seen the bot's welcome message (the widget shows it first). */
+  welcomeShown?: boolean;
 }
 
 export type ChatResult =
@@ -76,6 +78,7 @@ export function createChatService({ conversations, engine, usage, attachmentsFor
         question: request.text,
         history: turn.history,
         responseLanguage: request.responseLanguage,
+        welcomeShown: request.welcomeShown,
         attachments,
         ...(lead && {
           leadCapture: {

@@ -198,6 +198,8 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
               visitorTimezone: body.visitor_timezone,
               metadata: body.metadata,
               responseLanguage: body.response_language,
+              // The widget opens on the welcome message.
+              welcomeShown: true,
             },
             (token) => stream.send('token', { token }),
           );

@@ -5,6 +5,7 @@ import { createBot, createKey, signUp } from '../../testing/factories.ts';
 import { readEventStream, type ReceivedEvent } from '../../testing/event-stream.ts';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../answers/providers/fake-openai-server.ts';
 import { SECURITY_HEADERS } from '../../platform/http-rules.ts';
+import { PHRASES } from '../answers/local/phrases.ts';
 
 const KNOWLEDGE = [
   '# Opening hours',
@@ -58,6 +59,15 @@ describe('POST /api/widget/chat/stream', () => {
     assert.match(streamed, /Monday to Saturday from 10:00 to 19:00/);
     const stored = await t.request('GET', `/api/v1/conversations/${done.session_id}`, { token: key.key });
     assert.equal(stored.body.messages[1].content, streamed);
+  });
+
+  it('answers a greeting without repeating the welcome message the widget opened on', async () => {
+    const { bot, key } = await widgetBot(t, { welcome_message: 'Ciao! Ask me about the showroom.' });
+    const res = await readEventStream(t, '/api/widget/chat/stream', { token: bot.id, body: { text: 'hi' } });
+    assert.equal(tokensOf(res.events).join(''), PHRASES.en.greeting);
+    // The API has shown nothing: there the welcome message is the greeting.
+    const api = await t.request('POST', '/api/v1/chat', { token: key.key, body: { text: 'hi' } });
+    assert.equal(api.body.reply, 'Ciao! Ask me about the showroom.');
   });
 
   it('accepts the bot id in the body, and an API key with the chat scope', async () => {

@@ -183,6 +183,9 @@ describe('parley-local answers', () => {
       assert.deepEqual(answer.sources, []);
       assert.deepEqual(answer.queries, [], 'small talk does not search');
     }
+    // Where the visitor has seen the welcome message (the widget opens on it), a greeting is not answered with it again.
+    assert.equal((await ask('hi', { welcomeShown: true })).text, PHRASES.en.greeting);
+    assert.equal((await ask('bonjour', { welcomeShown: true })).text, PHRASES.fr.greeting);
     assert.equal((await ask('thanks a lot!')).text, PHRASES.en.thanks);
     assert.equal((await ask('bye, see you later')).text, PHRASES.en.goodbye);
     assert.equal((await ask('merci beaucoup')).text, PHRASES.fr.thanks);

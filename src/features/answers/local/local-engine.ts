@@ -63,7 +63,7 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
     const leaveContact = bot.lead_capture_enabled ? ` ${phrases.leaveContact}` : '';
     const text =
       smallTalk.kind === 'greeting'
-        ? bot.welcome_message.trim() || phrases.greeting
+        ? (!request.welcomeShown && bot.welcome_message.trim()) || phrases.greeting
         : smallTalk.kind === 'identity'
           ? phrases.identity(bot.name)
           : smallTalk.kind === 'human'
