@@ -222,9 +222,12 @@ export function createLeadService({ db, clock }: { db: Db; clock: Clock }) {
 
 const CSV_COLUMNS = ['id', 'created_at', 'name', 'email', 'phone', 'session_id', 'extra'] as const;
 
+// A phone number as leads store it (E.164): it runs nothing, and a CRM importing the file needs it as is.
+const STORED_PHONE = /^\+\d{4,15}$/;
+
 /** One CSV field: quoted when needed, and a leading = + - @ defused so that spreadsheets do not run it. */
 function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const safe = /^[=+\-@\t\r]/.test(value) && !STORED_PHONE.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

@@ -50,10 +50,13 @@ describe('lead extraction', () => {
   it('writes CSV with quoting and defused formulas', () => {
     const csv = leadsCsv([
       { id: '1', bot_id: 'b', session_id: 's,1', name: '=HYPERLINK("x")', email: 'a@b.co', phone: '+4930', extra: { company: 'ACME "Ltd"' }, created_at: '2026-11-25T00:00:00.000Z' },
+      { id: '2', bot_id: 'b', session_id: '+1+cmd', name: '-2+3', email: '@x', phone: '+393331234567', extra: {}, created_at: '2026-11-25T00:00:00.000Z' },
     ]);
+    // A phone number as stored runs nothing and stays as it is; anything else with a leading sign is defused.
     assert.equal(
       csv,
-      'id,created_at,name,email,phone,session_id,extra\r\n1,2026-11-25T00:00:00.000Z,"\'=HYPERLINK(""x"")",a@b.co,\'+4930,"s,1","{""company"":""ACME \\""Ltd\\""""}"\r\n',
+      'id,created_at,name,email,phone,session_id,extra\r\n1,2026-11-25T00:00:00.000Z,"\'=HYPERLINK(""x"")",a@b.co,+4930,"s,1","{""company"":""ACME \\""Ltd\\""""}"\r\n' +
+        "2,2026-11-25T00:00:00.000Z,'-2+3,'@x,+393331234567,'+1+cmd,\r\n",
     );
   });
 });
