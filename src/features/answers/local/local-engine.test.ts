@@ -475,6 +475,24 @@ describe('parley-local answers', () => {
     assert.match((await ask('How much is a tune-up?', { knowledge: prices })).text, /^- Service: Tune-up — Price: \$59$/m);
   });
 
+  test('opening hours are answered by clock times and days, not by a time relative to something; paying is a payment', async () => {
+    const faq = [
+      { sourceTitle: 'FAQ', sourceUrl: '', heading: 'FAQ > Returns', text: 'You can return any unused item within 30 days of purchase for a full refund. Bring the receipt.' },
+      { sourceTitle: 'FAQ', sourceUrl: '', heading: 'FAQ > Opening hours', text: 'We are open Monday to Friday from 9:00 to 18:00 and on Saturday from 10:00 to 14:00.' },
+      { sourceTitle: 'FAQ', sourceUrl: '', heading: 'FAQ > Payment', text: '- Visa and Mastercard\n- PayPal\n- Cash in the shop' },
+    ];
+    for (const question of ['What are your opening hours?', 'When are you open?']) {
+      const hours = await ask(question, { knowledge: faq });
+      assert.equal(hours.text, 'We are open Monday to Friday from 9:00 to 18:00 and on Saturday from 10:00 to 14:00.', question);
+    }
+    assert.equal(expectedKind('What are your opening hours?')?.name, 'hours');
+    // A bag ripped open asks for no opening hours.
+    assert.notEqual(expectedKind('I already ripped the bag open, can I still return it?')?.name, 'hours');
+    const pay = await ask('How do I pay?', { knowledge: faq });
+    assert.match(pay.text, /- Visa and Mastercard\n- PayPal\n- Cash in the shop/);
+    assert.doesNotMatch(pay.text, /return/);
+  });
+
   test('a sentence that is itself a question does not lead the answer', async () => {
     const guests = [{ sourceTitle: 'Guests', sourceUrl: '', heading: 'Guests', text: 'Can a guest visit 3 times a month? A guest can visit 3 times a month.' }];
     const answer = await ask('How often can a guest visit?', { knowledge: guests });

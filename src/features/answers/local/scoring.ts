@@ -401,7 +401,10 @@ function lengthPenalty(terms: number): number {
 const DURATION = /\d+\s*(?:(?:-|–|to|or|a|à|bis|e|o|ou)\s*\d+\s*)?-?(?:business\s+|working\s+|calendar\s+)?(?:minutes?|minutos?|minuten?|minuti|hours?|horas?|heures?|stunden?|ore|days?|d[ií]as|jours?|tagen?|werktagen?|giorni|weeks?|semanas?|semaines?|wochen?|settimane?|months?|meses|mois|monate?n?|mesi|years?|a[ñn]os|ans|jahren?|anni|cycles?)\b|\b(?:same|next)\s+(?:business\s+)?day\b|\b(?:lifetime|immediately|at once|straight away|never expire|sofort|imm[ée]diatement|inmediatamente|imediatamente|subito)/i;
 const MONEY = /[$€£¥]\s?\d|\d\s?[$€£¥]|\d\s?(?:usd|eur|gbp|chf|dollars?|euros?)\b|\d+\s?%|\b(?:free|gratis|kostenlos|gratuit[eo]?s?|gratuita)\b|\b(?:no (?:extra |additional )?(?:charge|cost|fee)s?|at no (?:extra )?cost|included|sin (?:coste|costo|cargo)|sans frais|inclus|senza cost[io]|incluso|ohne (?:aufpreis|kosten|geb[üu]hr)|inklusive|sem custos?|inclu[íi]d[oa])(?![\p{L}])/iu;
 const NUMBER = /\d|\b(?:two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|hundred)\b/i;
-const TIME = /\b\d{1,2}(?::\d{2})?\s*(?:a\.m\.|p\.m\.|am|pm|uhr)\b|\b\d{1,2}(?::|\s?h\s?)\d{2}\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:montags?|dienstags?|mittwochs?|donnerstags?|freitags?|samstags?|sonntags?|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bados?|domingos?|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|segunda|ter[çc]a|quarta|quinta|sexta|luned[iì]|marted[iì]|mercoled[iì]|gioved[iì]|venerd[iì]|sabato|domenica)\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b|\b(?:before|after|when|once|within|vor|nach|avant|apr[èe]s|antes|despu[ée]s|depois|prima|dopo|entro)\b/i;
+// A clock time, a weekday or a month: what opening hours are given in.
+const CLOCK_OR_DAY = /\b\d{1,2}(?::\d{2})?\s*(?:a\.m\.|p\.m\.|am|pm|uhr)\b|\b\d{1,2}(?::|\s?h\s?)\d{2}\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:montags?|dienstags?|mittwochs?|donnerstags?|freitags?|samstags?|sonntags?|lunes|martes|mi[ée]rcoles|jueves|viernes|s[áa]bados?|domingos?|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|segunda|ter[çc]a|quarta|quinta|sexta|luned[iì]|marted[iì]|mercoled[iì]|gioved[iì]|venerd[iì]|sabato|domenica)\b|\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b/i;
+// Any of those, or a time relative to something ("within 30 days", "after delivery").
+const TIME = new RegExp(`${CLOCK_OR_DAY.source}|\\b(?:before|after|when|once|within|vor|nach|avant|apr[èe]s|antes|despu[ée]s|depois|prima|dopo|entro)\\b`, 'i');
 const PLACE = />|\b(?:at|in|on|under|to|im|em|nel|nella|alla|au)\s+(?:the\s+)?\p{Lu}|\b(?:avenue|street|road|way|page|menu|settings|account|address|calle|avenida|rue|stra(?:ß|ss)e|str\.|platz|rua|via|viale|piazza|largo)\b/iu;
 // Two capitalised words, unless the second names a place or an organisation ("Old Mill", "Quay Street").
 const PERSON = /\p{Lu}\p{Ll}+\s+(?!(?:Street|St|Road|Rd|Avenue|Ave|Lane|Way|Drive|Square|Plaza|Place|Park|Falls|Heights|Hill|Hills|Mill|Bay|Beach|Valley|Village|City|Town|Center|Centre|Mall|Market|Station|Bridge|Tower|House|Hall|Club|Store|Shop|Studio|Gym|Hotel|Clinic|Labs?|Inc|Ltd|Plus|Pro|Premium|Basic|Standard|Express|Care|Support|Team|App|Rewards?|Card|Cards|Plan|Policy|Guarantee)\b)\p{Lu}\p{Ll}+/u;
@@ -431,6 +434,7 @@ const KINDS = {
   money: kindOf('money', MONEY, 'cost amount precio coste prix coût preis kosten preço custo prezzo costo'),
   number: kindOf('number', NUMBER, 'number amount minimum maximum número nombre anzahl numero máximo mínimo maximal massimo minimo edad âge alter idade età'),
   time: kindOf('time', TIME, 'time date day hour hora horario heure horaire uhr öffnungszeiten horário ora orari'),
+  hours: kindOf('hours', CLOCK_OR_DAY, 'time date day hour hora horario heure horaire uhr öffnungszeiten horário ora orari'),
   contact: kindOf('contact', CONTACT, 'number phone email address contact teléfono téléphone telefon telefone telefono'),
   person: kindOf('person', PERSON, 'name person nombre nom name nome'),
   place: kindOf('place', PLACE, 'place location address dirección adresse endereço indirizzo'),
@@ -452,6 +456,8 @@ export function expectedKind(question: string): AnswerKind | null {
   // "Are you open on Sundays?", "Is Dr. Okafor available on Fridays?": an answer speaks of that day
   // (or of the week's days, or every day); hours alone, of another day, do not answer it.
   if (NAMES_A_DAY.test(q)) return KINDS.day;
+  // "What are your opening hours?": answered by clock times and days, not "within 30 days".
+  if (QUESTION_KINDS.hours.test(q)) return KINDS.hours;
   if (QUESTION_KINDS.time.test(q)) return KINDS.time;
   if (QUESTION_KINDS.person.test(q)) return KINDS.person;
   if (QUESTION_KINDS.place.test(q)) return KINDS.place;
@@ -470,6 +476,8 @@ const QUESTION_KINDS = {
     /\b(?:phone|telephone) number\b|\be-?mail address\b|\bcontact (?:details|address)\b|\bcall you\b|\breach you\b|\b(?:tel[ée]fono|t[ée]l[ée]phone|telefonnummer|telefone|telefono)\b/,
   number:
     /\bhow many\b|\bnumber of\b|\bminimum\b|\bmaximum\b|m[áa]xim[oa]|m[íi]nim[oa]|\bmaximal\b|\bmindestens\b|\bhöchstens\b|massim[oa]|\b(?:which|what) (?:version|year|size)\b|cu[áa]ntos|cu[áa]ntas|combien de|wie viele|quant[oa]s|quanti|quante|\b(?:edad|alter|idade)\b|(?:^|[\s'’])(?:âge|età)/,
+  hours:
+    /\bopening\b|\bclosing\b|\bhours\b|\b(?:are|is)\s+(?:you|they|it|(?:the|your)\s+[\p{L}\p{N}]+(?:\s+[\p{L}\p{N}]+)?)\s+(?:open|closed)\b|\b(?:open|closed?)\s+(?:on|at|until|till|from|today|tomorrow|tonight|late|early|during|over)\b|\b(?:do|does|will)\s+(?:you|they|it|(?:the|your)\s+[\p{L}\p{N}]+)\s+(?:open|close)\b|\bhorarios?\b|\babr[ei]n\b|\babiertos?\b|\bcierran?\b|\bhoraires?\b|\bouverts?\b|\bferm(?:ez|é|e)\b|[öo]ffnungszeiten|\bge[öo]ffnet\b|\boffen\b|\bschlie(?:ß|ss)t\b|\b(?:habt|haben|hat)\b[^?]*\bauf\s*\??$|\bhor[áa]rios?\b|\babertos?\b|\babrem\b|\bfecham?\b|\borari\b|\bapert[oi]\b|\bchiud(?:e|ete|ono)\b/u,
   time:
     /\bwhen\b|\bwhat time\b|\bhours\b|\bopen\b|cu[áa]ndo|a qu[ée] hora|\bhorarios?\b|\babr[ei]n\b|\babiertos?\b|\bquand\b|quelle heure|\bhoraires?\b|\bouverts?\b|\bwann\b|\bum wie ?viel uhr\b|[öo]ffnungszeiten|\bge[öo]ffnet\b|\boffen\b|\b(?:habt|haben|hat)\b[^?]*\bauf\s*\??$|\bquando\b|que horas|\bhor[áa]rios?\b|\babertos?\b|\babrem\b|che ora|\borari\b|\bapert[oi]\b/,
   person: /\bwho (?:founded|started|created|owns|runs|leads|is|are|was|were)\b|\bqui[ée]n(?:es)?\b|\bqui est\b|\bwer\b|\bquem\b|\bchi\b/,

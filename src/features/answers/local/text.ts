@@ -156,6 +156,7 @@ const SYNONYM_GROUPS: string[][] = [
   ['book', 'booking', 'bookings', 'booked', 'reserve', 'reserved', 'reservation', 'reservations'],
   ['late', 'lateness', 'delay', 'delays', 'delayed'],
   ['postcode', 'postcodes', 'zipcode'],
+  ['pay', 'pays', 'paying', 'payment', 'payments'],
   ['advance', 'ahead', 'beforehand'],
   ['appeal', 'appeals', 'appealed', 'contest', 'dispute', 'disputes', 'disputed'],
 ];
