@@ -18,6 +18,7 @@ import type { BotService } from '../bots/bots.service.ts';
 import type { KnowledgeService } from './knowledge.service.ts';
 import { LOCAL_MODEL } from '../answers/providers/provider-routing.ts';
 import { searchForQuestion } from '../answers/question-retrieval.ts';
+import { composeLocalAnswer } from '../answers/local/local-engine.ts';
 import { SourceSchema, sourceView } from './knowledge.schemas.ts';
 import { DashboardKnowledgeBodySchema, DashboardSourceCreatedSchema, KnowledgeSearchQuerySchema, KnowledgeSearchResultSchema, parseDashboardKnowledge } from './dashboard-knowledge.schemas.ts';
 
@@ -85,7 +86,7 @@ export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bo
         tags,
         summary: 'What the bot would find for a question',
         description:
-          "The passages retrieval gives the answer engines for `q`, best first, with their source and fused score (higher is better; comparable only within one answer). The same search the bot runs, catalog items included; a bot answering with a provider model also uses the provider's embeddings when they are configured.",
+          "The passages retrieval gives the answer engines for `q`, best first, with their source and fused score (higher is better; comparable only within one answer), and what a parley-local bot would reply. The same search the bot runs, catalog items included; a bot answering with a provider model also uses the provider's embeddings when they are configured.",
         params: BotParams,
         querystring: KnowledgeSearchQuerySchema,
         response: { 200: KnowledgeSearchResultSchema, ...errorResponses },
@@ -99,8 +100,12 @@ export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bo
         const passages = await searchForQuestion(knowledge.retriever, bot.id, query, [], request.query.limit ?? 8, {
           providerEmbeddings: bot.selected_model !== LOCAL_MODEL,
         });
+        // The bot's own reply too: passages are found for nearly any question, and only the answer
+        // decision tells whether the bot would quote them or say it does not know.
+        const local = bot.selected_model === LOCAL_MODEL ? await composeLocalAnswer(knowledge.retriever, { bot, question: query, history: [] }) : null;
         return {
           query,
+          reply: local && { kind: local.kind === 'answer' || local.kind === 'refusal' ? local.kind : ('small_talk' as const), text: local.text },
           passages: passages.map((p) => ({
             source_id: p.sourceId,
             source_name: p.sourceTitle,

@@ -83,6 +83,16 @@ export const KnowledgeSearchResultSchema = withExamples(
         score: Type.Number({ description: 'fused rank score: higher is better, comparable only within one answer' }),
       }),
     ),
+    reply: Type.Union(
+      [
+        Type.Object({
+          kind: Type.Union([Type.Literal('answer'), Type.Literal('refusal'), Type.Literal('small_talk')]),
+          text: Type.String(),
+        }),
+        Type.Null(),
+      ],
+      { description: "what a parley-local bot would reply to `q` as a visitor's first message; null for a bot answering with a provider model, whose reply only the model decides" },
+    ),
   }),
   {
     query: 'How long does shipping take?',
@@ -96,5 +106,6 @@ export const KnowledgeSearchResultSchema = withExamples(
         score: 0.0952,
       },
     ],
+    reply: { kind: 'answer', text: 'Orders leave our warehouse within 2 business days.' },
   },
 );

@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { createBot, inviteMember, signUp, type Owner } from '../../testing/factories.ts';
+import { PHRASES } from '../answers/local/phrases.ts';
 
 const SHIPPING = 'Orders leave our Leeds warehouse within 2 working days. Delivery to the EU takes 5 to 7 working days with tracking number prefix KX.';
 
@@ -66,6 +67,11 @@ describe('dashboard knowledge: add, search, delete', () => {
     assert.equal(best.source_url, null);
     assert.match(best.text, /5 to 7 working days/);
     assert.ok(best.score > 0);
+    // And what the bot would reply: its answer, or that it does not know, though passages are found.
+    assert.equal(search.body.reply.kind, 'answer');
+    assert.match(search.body.reply.text, /5 to 7 working days/);
+    const unknown = await t.request('GET', `${base()}/search?q=${encodeURIComponent('Do you sell bicycle helmets?')}`, { token: owner.token });
+    assert.deepEqual(unknown.body.reply, { kind: 'refusal', text: PHRASES.en.dontKnow });
   });
 
   it('searches as the bot does: a question in German finds the English text through its words’ translations', async () => {

@@ -768,6 +768,11 @@ export interface Operations {
         /** fused rank score: higher is better, comparable only within one answer */
         score: number;
       }[];
+      /** what a parley-local bot would reply to `q` as a visitor's first message; null for a bot answering with a provider model, whose reply only the model decides */
+      reply: {
+        kind: "answer" | "refusal" | "small_talk";
+        text: string;
+      } | null;
     };
   };
   dashboardSendOperatorMessage: {

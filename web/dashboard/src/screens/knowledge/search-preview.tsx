@@ -1,8 +1,12 @@
-/** The search preview: the passages the bot would read for a question, with their sources and scores. */
+/**
+ * The search preview: what a parley-local bot would reply to a question, and the passages it reads,
+ * with their sources and scores. Passages are found for nearly any question: the reply tells whether
+ * the bot would quote them or say it does not know.
+ */
 import { useState } from 'preact/hooks';
 import { api, type ResponseOf } from '../../api/client.ts';
 import { useAction } from '../../hooks.ts';
-import { Button, Empty, ErrorNotice, Section, TextField } from '../../components/ui.tsx';
+import { Button, Empty, ErrorNotice, Notice, Section, TextField } from '../../components/ui.tsx';
 
 type Result = ResponseOf<'dashboardSearchKnowledge'>;
 
@@ -14,7 +18,7 @@ export function SearchPreview({ botId }: { botId: string }) {
   });
   const best = result?.passages[0]?.score ?? 1;
   return (
-    <Section title="Test a question" description="Shows what the bot would find in its knowledge for a question: the passages it reads, best first.">
+    <Section title="Test a question" description="Shows what the bot would reply to a question and the passages of its knowledge it reads, best first.">
       <form
         class="inline-form"
         role="search"
@@ -29,6 +33,17 @@ export function SearchPreview({ botId }: { botId: string }) {
         </Button>
       </form>
       <ErrorNotice error={search.error} />
+      {result?.reply &&
+        (result.reply.kind === 'refusal' ? (
+          <Notice kind="warning">
+            <strong>The bot would say it does not know:</strong> nothing below answers this closely enough. Add knowledge about it.
+          </Notice>
+        ) : (
+          <Notice kind="success">
+            <strong>The bot would reply:</strong>
+            <span class="passage-reply">{result.reply.text}</span>
+          </Notice>
+        ))}
       {result &&
         (result.passages.length === 0 ? (
           <Empty title="Nothing found">
