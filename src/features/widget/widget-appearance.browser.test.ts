@@ -1,8 +1,8 @@
 // How the widget looks and behaves for every visitor, in a real browser: the three style presets,
 // light and dark (system or data-theme), the full-screen panel on phones, the colour's contrast,
-// keyboard and screen-reader use, the widget's own words in the visitor's language, and a host
-// page's hostile CSS. Screenshots of every preset, theme and device are kept under
-// .tmp/artifacts/widget/.
+// keyboard and screen-reader use (on phones too), the demo page's layout beside the panel, the
+// widget's own words in the visitor's language, and a host page's hostile CSS. Screenshots of every
+// preset, theme and device are kept under .tmp/artifacts/widget/.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -24,6 +24,16 @@ const KNOWLEDGE = [
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
+const SMALL_PHONE = { width: 375, height: 667 };
+
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+const intersects = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** WCAG contrast of white on an `rgb(r, g, b)` colour. */
 function contrastWithWhite(css: string): number {
@@ -169,6 +179,10 @@ describe('The chat widget: appearance and access', { skip: browserSkip }, () => 
     const dialog = page.getByRole('dialog', { name: 'Velo Support' });
     await dialog.waitFor();
     await page.waitForFunction(() => document.querySelector('parley-chat')?.shadowRoot?.activeElement?.tagName === 'TEXTAREA', undefined, { timeout: WAIT_MS });
+    // Beside the page the launcher stays, named apart from the panel's own ×.
+    assert.equal(await dialog.getAttribute('aria-modal'), 'false');
+    assert.equal(await page.locator(widget.launcher).getAttribute('aria-label'), 'Hide chat');
+    assert.equal(await page.locator(widget.launcher).getAttribute('aria-expanded'), 'true');
     const log = page.getByRole('log', { name: 'Conversation' });
     assert.equal(await log.getAttribute('aria-live'), 'polite');
     assert.equal(await page.getByRole('textbox', { name: 'Your message' }).count(), 1);
@@ -186,6 +200,76 @@ describe('The chat widget: appearance and access', { skip: browserSkip }, () => 
     await dialog.waitFor({ state: 'hidden' });
     await page.waitForFunction(() => document.querySelector('parley-chat')?.shadowRoot?.activeElement?.className === 'launcher', undefined, { timeout: WAIT_MS });
     assert.equal(await page.getByRole('button', { name: 'Open chat with Velo Support' }).getAttribute('aria-expanded'), 'false');
+    assert.deepEqual(problems, []);
+  });
+
+  it('keeps the keyboard in the panel where it fills a phone screen and covers the launcher', async () => {
+    const bot = await makeBot();
+    const { page, problems } = await open(site.pageFor(bot.id), { viewport: SMALL_PHONE });
+    // The page beneath the panel has controls of its own, before and after the widget.
+    await page.evaluate(() => {
+      document.body.insertAdjacentHTML('afterbegin', '<a href="#top">Top</a>');
+      document.body.insertAdjacentHTML('beforeend', '<a href="#end">End</a>');
+    });
+    await page.getByRole('button', { name: 'Open chat with Velo Support' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Velo Support' });
+    await dialog.waitFor();
+    assert.notEqual(await page.locator(widget.launcher).getAttribute('aria-label'), await dialog.getByRole('button', { name: 'Close chat' }).getAttribute('aria-label'));
+    assert.equal(await page.getByRole('button', { name: 'Close chat', exact: true }).count(), 1);
+    await page.locator(widget.input).fill('Hello');
+
+    /** The focused control: its name, whether it is in the panel, and whether it is what lies on top at its centre. */
+    const focused = () =>
+      page.evaluate(() => {
+        const root = document.querySelector('parley-chat')!.shadowRoot!;
+        const el = root.activeElement as HTMLElement | null;
+        if (document.activeElement !== root.host || !el) return { name: `page: ${document.activeElement?.outerHTML.slice(0, 40)}`, inPanel: false, onTop: false };
+        const r = el.getBoundingClientRect();
+        const hit = root.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return { name: el.getAttribute('aria-label') ?? el.tagName, inPanel: !!el.closest('.panel'), onTop: !!hit && el.contains(hit) };
+      });
+    const seen: string[] = [];
+    for (const key of [...Array(7).fill('Tab'), ...Array(7).fill('Shift+Tab')]) {
+      await page.keyboard.press(key);
+      const now = await focused();
+      assert.ok(now.inPanel && now.onTop, `${key} moved the focus to ${now.name}, under the panel or outside it`);
+      seen.push(now.name);
+    }
+    // Round the panel's controls both ways, the send button (over the launcher) and the × included.
+    assert.ok(seen.includes('Close chat') && seen.includes('Send message'), seen.join(' → '));
+    assert.equal(await page.locator(widget.launcher).isVisible(), false, 'the launcher under the panel is hidden');
+    assert.equal(await dialog.getAttribute('aria-modal'), 'true', 'the page beneath is out of reach');
+    await page.screenshot({ path: `${ARTIFACT_DIR}/phone-keyboard.png` });
+
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await page.waitForFunction(() => document.querySelector('parley-chat')?.shadowRoot?.activeElement?.className === 'launcher', undefined, { timeout: WAIT_MS });
+    const launcher = page.getByRole('button', { name: 'Open chat with Velo Support' });
+    assert.equal(await launcher.isVisible(), true);
+    assert.equal(await launcher.getAttribute('aria-expanded'), 'false');
+    assert.deepEqual(problems, []);
+  });
+
+  it('lays the demo page out beside the open widget, so that the snippet to copy is not under it', async () => {
+    const bot = await makeBot();
+    const { page, problems } = await open(`${t.url}/demo/${bot.id}`, { viewport: DESKTOP });
+    for (const viewport of [DESKTOP, { width: 1024, height: 768 }, { width: 1366, height: 768 }, { width: 1920, height: 1080 }]) {
+      await page.setViewportSize(viewport);
+      await page.locator(widget.panel).waitFor();
+      const panel = await box(page, widget.panel);
+      // The snippet, and the intro and every other part of the page.
+      assert.ok(!intersects(await box(page, 'main pre'), panel), `${viewport.width}x${viewport.height}: the snippet is under the panel`);
+      for (const part of await page.locator('main > *').all()) {
+        const content = (await part.boundingBox())!;
+        assert.ok(!intersects(content, panel), `${viewport.width}x${viewport.height}: ${await part.innerText()} ${JSON.stringify(content)} under the panel ${JSON.stringify(panel)}`);
+      }
+      if (viewport === DESKTOP) await page.screenshot({ path: `${ARTIFACT_DIR}/demo-page-desktop.png` });
+    }
+    // On a phone the snippet wraps within the screen.
+    await page.setViewportSize(SMALL_PHONE);
+    const snippet = await box(page, 'main pre');
+    assert.ok(snippet.x >= 0 && snippet.x + snippet.width <= SMALL_PHONE.width, JSON.stringify(snippet));
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), SMALL_PHONE.width);
     assert.deepEqual(problems, []);
   });
 

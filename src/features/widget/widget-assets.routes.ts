@@ -46,6 +46,8 @@ export function demoPagePolicy(styleHash: string): string {
 const DEMO_CSS = `
 body { margin: 0; font: 16px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2937; background: #f8fafc; }
 main { max-width: 720px; margin: 0 auto; padding: 48px 24px 160px; }
+/* Wide enough for both: the text beside the open widget's panel (380 px, 20 px from the edge), not under it. */
+@media (min-width: 820px) { body { padding-right: 400px; } }
 h1 { font-size: 28px; margin: 0 0 8px; }
 h2 { font-size: 18px; margin: 32px 0 8px; }
 pre { background: #0f172a; color: #e2e8f0; padding: 14px 16px; border-radius: 8px; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }

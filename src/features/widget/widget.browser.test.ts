@@ -1,7 +1,7 @@
 // The chat widget in a real browser (Debian's Chromium through playwright-core) against a real
 // Parley: the demo page, a streamed answer with its sources, the conversation after a reload,
-// feedback, uploads with their progress and again after a reload, the takeover and operator messages over the live stream, the lead form,
-// errors with a retry, the host page's API, and Origin refusals. No request leaves 127.0.0.1.
+// feedback, uploads with their progress and again after a reload, the takeover and operator messages over the live stream, the lead form
+// and its refusals, errors with a retry, the host page's API, and Origin refusals. No request leaves 127.0.0.1.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
@@ -372,6 +372,58 @@ describe('The chat widget in a browser', { skip: browserSkip }, () => {
     assert.equal(leads.body.leads[0].session_id, (await sessionOf(page, bot.id)).sessionId);
     assert.deepEqual(offOrigin, []);
     assert.deepEqual(problems, []);
+  });
+
+  it("tells a refused lead form in the widget's words beside the field, which gets the focus", async () => {
+    const { bot, key } = await botWithKnowledge({ lead_capture_enabled: true, response_language: 'fr' });
+    const { page, offOrigin, problems } = await openDemo(bot.id);
+    await page.getByRole('button', { name: 'Laisser vos coordonnées' }).click();
+    const form = page.locator('parley-chat .lead-form');
+    const email = form.getByLabel('E-mail');
+    const send = form.getByRole('button', { name: 'Envoyer mes coordonnées' });
+
+    /** The message the field is described by, and whether it is marked invalid and has the focus. */
+    const stateOf = (field: string) =>
+      page.evaluate((name) => {
+        const root = document.querySelector('parley-chat')!.shadowRoot!;
+        const input = root.querySelector<HTMLInputElement>(`.lead-form input[name=${name}]`)!;
+        const describedBy = input.getAttribute('aria-describedby');
+        const message = describedBy ? root.getElementById(describedBy) : null;
+        return {
+          invalid: input.getAttribute('aria-invalid'),
+          message: message?.textContent ?? null,
+          // Right under the field's label, not at the end of the form.
+          besideField: message?.previousElementSibling === input.closest('label'),
+          focused: root.activeElement === input,
+        };
+      }, field);
+
+    // Neither an email address nor a phone number.
+    await send.click();
+    await form.locator('.problem').waitFor({ timeout: WAIT_MS });
+    assert.deepEqual(await stateOf('email'), { invalid: 'true', message: 'Veuillez indiquer une adresse e-mail ou un numéro de téléphone.', besideField: true, focused: true });
+
+    // The browser accepts `ada@example`; the service does not.
+    await email.fill('ada@example');
+    await send.click();
+    await form.getByText('Veuillez saisir une adresse e-mail valide.').waitFor({ timeout: WAIT_MS });
+    assert.deepEqual(await stateOf('email'), { invalid: 'true', message: 'Veuillez saisir une adresse e-mail valide.', besideField: true, focused: true });
+    assert.deepEqual(await stateOf('phone'), { invalid: null, message: null, besideField: false, focused: false });
+    assert.equal(await form.locator('.problem').count(), 1);
+    assert.doesNotMatch(await form.innerText(), /field|not an email/);
+    await page.screenshot({ path: `${ARTIFACT_DIR}/lead-form-invalid-email.png` });
+
+    await email.fill('ada@example.com');
+    await send.click();
+    await page.locator('parley-chat .note').getByText('Merci ! Nous vous recontacterons.').waitFor({ timeout: WAIT_MS });
+    const leads = await t.request('GET', '/api/v1/leads', { token: key.key });
+    assert.equal(leads.body.leads[0].email, 'ada@example.com');
+    assert.deepEqual(offOrigin, []);
+    // The browser logs the two refused requests; nothing else may go wrong.
+    assert.deepEqual(
+      problems.filter((p) => !/status of 400/.test(p)),
+      [],
+    );
   });
 
   it('says kindly when the quota is used up, the provider fails or the network is down, and retries', async () => {

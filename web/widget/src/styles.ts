@@ -4,6 +4,11 @@
  * `!important`, which beats even the page's `!important` rules on the host element (important
  * declarations of the inner tree win). The three presets are `:host([data-style=…])` variants.
  */
+
+/** Where the panel takes the whole screen (phones): the components read it too, to hide the launcher and keep the focus in the panel. */
+export const FULL_SCREEN_QUERY = '(max-width: 480px)';
+
+/** The style sheet, adopted by the shadow root. */
 export const WIDGET_CSS = `
 :host {
   all: initial !important;
@@ -115,6 +120,8 @@ svg { display: block; fill: none; stroke: currentColor; stroke-width: 2; stroke-
 .lead-form input { border: 1px solid var(--border); border-radius: 8px; padding: 8px 10px; background: var(--field); }
 .lead-form .actions { display: flex; gap: 8px; justify-content: flex-end; align-items: center; }
 .lead-form .problem { margin: 0; color: var(--failure-fg); font-size: 13px; }
+.lead-form label + .problem { margin-top: -4px; }
+.lead-form input[aria-invalid=true] { border-color: var(--failure-fg); }
 .primary-button { background: var(--primary); color: #fff; border-radius: 8px; padding: 8px 14px; font-weight: 600; }
 .lead-action { align-self: center; font-size: 13px; color: var(--muted); }
 
@@ -151,7 +158,7 @@ svg { display: block; fill: none; stroke: currentColor; stroke-width: 2; stroke-
 :host([data-style=minimal]) .send { background: transparent; color: var(--accent); }
 
 /* Phones: the panel takes the whole screen. */
-@media (max-width: 480px) {
+@media ${FULL_SCREEN_QUERY} {
   .panel, :host([data-style]) .panel { right: 0; bottom: 0; width: 100%; height: 100%; max-width: none; max-height: none; border-radius: 0; border: 0; }
   .launcher { right: 16px; bottom: 16px; }
   /* Below 16px, iOS zooms the page into a field when it gets focus. */

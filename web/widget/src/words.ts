@@ -3,7 +3,8 @@
  * service speaks, and how the language is chosen: the bot's `response_language` when the widget
  * speaks it, else the first of the visitor's browser languages it speaks, else English. Every
  * language is a `WidgetWords`, so a missing translation fails the widget's typecheck. What the
- * service words itself (a refusal's `detail`) and the bot's own texts are shown as they come.
+ * service words itself (a refusal's `detail`) and the bot's own texts are shown as they come, except
+ * the lead form's refusals, which a visitor fixes field by field and so gets in these words.
  */
 import type { FailureKind } from './store.ts';
 
@@ -17,10 +18,12 @@ export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
 export interface WidgetWords {
   /** The launcher's name while the panel is closed. */
   openChat(botName: string, unread: number): string;
+  /** The launcher's name while the panel is open: not the header's `closeChat`, so that the two can be told apart. */
+  hideChat: string;
   closeChat: string;
-  /** The launcher's visible label (the bubble style), closed and open. */
+  /** The launcher's visible label (the bubble style), closed and open; each is part of the launcher's name. */
   launcherOpen: string;
-  launcherClose: string;
+  launcherHide: string;
   takeover: string;
   leaveDetails: string;
   bookMeeting: string;
@@ -55,6 +58,9 @@ export interface WidgetWords {
   leadTitle: string;
   leadFields: { name: string; email: string; phone: string };
   leadFailed: string;
+  /** A refused lead form, shown beside the field the service named: an invalid address or number, or neither given. */
+  leadInvalid: { email: string; phone: string };
+  leadContactNeeded: string;
   notNow: string;
   sendDetails: string;
   leadThanks: string;
@@ -76,9 +82,10 @@ const metric = sizeIn(['B', 'kB', 'MB'], true);
 export const WORDS: Record<WidgetLanguage, WidgetWords> = {
   en: {
     openChat: (bot, unread) => (unread > 0 ? `Open chat with ${bot} (${unread} new)` : `Open chat with ${bot}`),
+    hideChat: 'Hide chat',
     closeChat: 'Close chat',
     launcherOpen: 'Chat',
-    launcherClose: 'Close',
+    launcherHide: 'Hide',
     takeover: 'A person from the team has joined the conversation and will reply here.',
     leaveDetails: 'Leave your details',
     bookMeeting: 'Book a meeting',
@@ -116,15 +123,21 @@ export const WORDS: Record<WidgetLanguage, WidgetWords> = {
     leadTitle: 'Leave your details and we will get back to you',
     leadFields: { name: 'Name', email: 'Email', phone: 'Phone' },
     leadFailed: 'Your details could not be sent. Please try again.',
+    leadInvalid: {
+      email: 'Please enter a valid email address.',
+      phone: 'Please enter a valid phone number, for example +44 20 7946 0958.',
+    },
+    leadContactNeeded: 'Please enter an email address or a phone number.',
     notNow: 'Not now',
     sendDetails: 'Send details',
     leadThanks: 'Thank you! We will be in touch.',
   },
   fr: {
     openChat: (bot, unread) => `Ouvrir la discussion avec ${bot}${unread > 0 ? ` (${unread} non lu${unread > 1 ? 's' : ''})` : ''}`,
+    hideChat: 'Masquer la discussion',
     closeChat: 'Fermer la discussion',
     launcherOpen: 'Discuter',
-    launcherClose: 'Fermer',
+    launcherHide: 'Masquer',
     takeover: 'Une personne de l’équipe a rejoint la conversation et vous répondra ici.',
     leaveDetails: 'Laisser vos coordonnées',
     bookMeeting: 'Prendre rendez-vous',
@@ -162,15 +175,21 @@ export const WORDS: Record<WidgetLanguage, WidgetWords> = {
     leadTitle: 'Laissez vos coordonnées et nous vous recontacterons',
     leadFields: { name: 'Nom', email: 'E-mail', phone: 'Téléphone' },
     leadFailed: 'Vos coordonnées n’ont pas pu être envoyées. Veuillez réessayer.',
+    leadInvalid: {
+      email: 'Veuillez saisir une adresse e-mail valide.',
+      phone: 'Veuillez saisir un numéro de téléphone valide, par exemple +44 20 7946 0958.',
+    },
+    leadContactNeeded: 'Veuillez indiquer une adresse e-mail ou un numéro de téléphone.',
     notNow: 'Pas maintenant',
     sendDetails: 'Envoyer mes coordonnées',
     leadThanks: 'Merci ! Nous vous recontacterons.',
   },
   de: {
     openChat: (bot, unread) => `Chat mit ${bot} öffnen${unread > 0 ? ` (${unread} neu)` : ''}`,
+    hideChat: 'Chat ausblenden',
     closeChat: 'Chat schließen',
     launcherOpen: 'Chat',
-    launcherClose: 'Schließen',
+    launcherHide: 'Ausblenden',
     takeover: 'Eine Person aus dem Team ist dem Gespräch beigetreten und antwortet Ihnen hier.',
     leaveDetails: 'Kontaktdaten hinterlassen',
     bookMeeting: 'Termin buchen',
@@ -208,15 +227,21 @@ export const WORDS: Record<WidgetLanguage, WidgetWords> = {
     leadTitle: 'Hinterlassen Sie Ihre Kontaktdaten, wir melden uns bei Ihnen',
     leadFields: { name: 'Name', email: 'E-Mail', phone: 'Telefon' },
     leadFailed: 'Ihre Kontaktdaten konnten nicht gesendet werden. Bitte versuchen Sie es erneut.',
+    leadInvalid: {
+      email: 'Bitte geben Sie eine gültige E-Mail-Adresse ein.',
+      phone: 'Bitte geben Sie eine gültige Telefonnummer ein, zum Beispiel +44 20 7946 0958.',
+    },
+    leadContactNeeded: 'Bitte geben Sie eine E-Mail-Adresse oder eine Telefonnummer an.',
     notNow: 'Nicht jetzt',
     sendDetails: 'Daten senden',
     leadThanks: 'Vielen Dank! Wir melden uns bei Ihnen.',
   },
   es: {
     openChat: (bot, unread) => `Abrir el chat con ${bot}${unread > 0 ? ` (${unread} nuevo${unread > 1 ? 's' : ''})` : ''}`,
+    hideChat: 'Ocultar el chat',
     closeChat: 'Cerrar el chat',
     launcherOpen: 'Chat',
-    launcherClose: 'Cerrar',
+    launcherHide: 'Ocultar',
     takeover: 'Una persona del equipo se ha unido a la conversación y le responderá aquí.',
     leaveDetails: 'Dejar sus datos',
     bookMeeting: 'Reservar una cita',
@@ -254,15 +279,21 @@ export const WORDS: Record<WidgetLanguage, WidgetWords> = {
     leadTitle: 'Déjenos sus datos y nos pondremos en contacto con usted',
     leadFields: { name: 'Nombre', email: 'Correo electrónico', phone: 'Teléfono' },
     leadFailed: 'No se han podido enviar sus datos. Inténtelo de nuevo.',
+    leadInvalid: {
+      email: 'Introduzca una dirección de correo electrónico válida.',
+      phone: 'Introduzca un número de teléfono válido, por ejemplo +44 20 7946 0958.',
+    },
+    leadContactNeeded: 'Indique una dirección de correo electrónico o un número de teléfono.',
     notNow: 'Ahora no',
     sendDetails: 'Enviar datos',
     leadThanks: '¡Gracias! Nos pondremos en contacto con usted.',
   },
   pt: {
     openChat: (bot, unread) => `Abrir a conversa com ${bot}${unread > 0 ? ` (${unread} nova${unread > 1 ? 's' : ''})` : ''}`,
+    hideChat: 'Ocultar a conversa',
     closeChat: 'Fechar a conversa',
     launcherOpen: 'Conversar',
-    launcherClose: 'Fechar',
+    launcherHide: 'Ocultar',
     takeover: 'Uma pessoa da equipa juntou-se à conversa e vai responder aqui.',
     leaveDetails: 'Deixar os seus contactos',
     bookMeeting: 'Marcar uma reunião',
@@ -300,15 +331,21 @@ export const WORDS: Record<WidgetLanguage, WidgetWords> = {
     leadTitle: 'Deixe os seus contactos e entraremos em contacto consigo',
     leadFields: { name: 'Nome', email: 'E-mail', phone: 'Telefone' },
     leadFailed: 'Não foi possível enviar os seus contactos. Tente novamente.',
+    leadInvalid: {
+      email: 'Introduza um endereço de e-mail válido.',
+      phone: 'Introduza um número de telefone válido, por exemplo +44 20 7946 0958.',
+    },
+    leadContactNeeded: 'Indique um endereço de e-mail ou um número de telefone.',
     notNow: 'Agora não',
     sendDetails: 'Enviar contactos',
     leadThanks: 'Obrigado! Entraremos em contacto consigo.',
   },
   it: {
     openChat: (bot, unread) => `Apri la chat con ${bot}${unread > 0 ? ` (${unread} ${unread > 1 ? 'nuovi' : 'nuovo'})` : ''}`,
+    hideChat: 'Nascondi la chat',
     closeChat: 'Chiudi la chat',
     launcherOpen: 'Chat',
-    launcherClose: 'Chiudi',
+    launcherHide: 'Nascondi',
     takeover: 'Una persona del team si è unita alla conversazione e le risponderà qui.',
     leaveDetails: 'Lasci i suoi recapiti',
     bookMeeting: 'Prenoti un appuntamento',
@@ -346,6 +383,11 @@ export const WORDS: Record<WidgetLanguage, WidgetWords> = {
     leadTitle: 'Lasci i suoi recapiti e la ricontatteremo',
     leadFields: { name: 'Nome', email: 'E-mail', phone: 'Telefono' },
     leadFailed: 'Non è stato possibile inviare i suoi recapiti. Riprovi.',
+    leadInvalid: {
+      email: 'Inserisca un indirizzo e-mail valido.',
+      phone: 'Inserisca un numero di telefono valido, ad esempio +44 20 7946 0958.',
+    },
+    leadContactNeeded: 'Indichi un indirizzo e-mail o un numero di telefono.',
     notNow: 'Non ora',
     sendDetails: 'Invia i recapiti',
     leadThanks: 'Grazie! La ricontatteremo presto.',

@@ -3,9 +3,10 @@
  * bot refuses this page), then the launcher and the panel. Opening moves focus into the panel;
  * closing brings it back to the launcher.
  */
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ChatController } from '../chat-controller.ts';
 import { useStore, type Store } from '../store.ts';
+import { FULL_SCREEN_QUERY } from '../styles.ts';
 import { WORDS } from '../words.ts';
 import { Launcher } from './launcher.tsx';
 import { Panel } from './panel.tsx';
@@ -20,11 +21,25 @@ export interface AppProps {
   onLauncherReady(): void;
 }
 
+/** Whether the media query matches, kept up to date as the window is resized or turned. */
+function useMediaQuery(query: string): boolean {
+  const [matches, setMatches] = useState(() => matchMedia(query).matches);
+  useEffect(() => {
+    const list = matchMedia(query);
+    const update = () => setMatches(list.matches);
+    update();
+    list.addEventListener('change', update);
+    return () => list.removeEventListener('change', update);
+  }, [query]);
+  return matches;
+}
+
 export function App({ store, controller, host, onLauncherReady }: AppProps) {
   const state = useStore(store);
   const launcherRef = useRef<HTMLButtonElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const wasOpen = useRef(false);
+  const fullScreen = useMediaQuery(FULL_SCREEN_QUERY);
   const loaded = state.config !== null;
 
   useEffect(() => {
@@ -49,12 +64,13 @@ export function App({ store, controller, host, onLauncherReady }: AppProps) {
       <Launcher
         name={state.config.name}
         open={state.open}
+        fullScreen={fullScreen}
         unread={state.unread}
         buttonRef={launcherRef}
         onToggle={() => (state.open ? controller.close() : controller.open())}
         onEscape={() => controller.close()}
       />
-      <Panel state={state} controller={controller} inputRef={inputRef} />
+      <Panel state={state} controller={controller} fullScreen={fullScreen} inputRef={inputRef} />
     </WordsContext.Provider>
   );
 }

@@ -1,4 +1,8 @@
-/** The round (or pill, or square) button that opens and closes the panel, with a count of unread operator messages. */
+/**
+ * The round (or pill, or square) button that opens and closes the panel, with a count of unread
+ * operator messages. Where the open panel fills the screen it covers the launcher, which is then
+ * hidden (out of the Tab order and the accessibility tree) until the panel closes.
+ */
 import type { Ref } from 'preact';
 import { ChatIcon, CloseIcon } from './icons.tsx';
 import { useWords } from './words-context.ts';
@@ -6,15 +10,17 @@ import { useWords } from './words-context.ts';
 export interface LauncherProps {
   name: string;
   open: boolean;
+  /** The panel fills the screen (a phone). */
+  fullScreen: boolean;
   unread: number;
   buttonRef: Ref<HTMLButtonElement>;
   onToggle(): void;
   onEscape(): void;
 }
 
-export function Launcher({ name, open, unread, buttonRef, onToggle, onEscape }: LauncherProps) {
+export function Launcher({ name, open, fullScreen, unread, buttonRef, onToggle, onEscape }: LauncherProps) {
   const words = useWords();
-  const label = open ? words.closeChat : words.openChat(name, unread);
+  const label = open ? words.hideChat : words.openChat(name, unread);
   return (
     <button
       ref={buttonRef}
@@ -23,6 +29,7 @@ export function Launcher({ name, open, unread, buttonRef, onToggle, onEscape }: 
       aria-label={label}
       aria-expanded={open}
       aria-controls="parley-panel"
+      hidden={open && fullScreen}
       onClick={onToggle}
       onKeyDown={(event) => {
         if (event.key === 'Escape' && open) onEscape();
@@ -30,7 +37,7 @@ export function Launcher({ name, open, unread, buttonRef, onToggle, onEscape }: 
     >
       {open ? <CloseIcon /> : <ChatIcon />}
       <span class="launcher-label" aria-hidden="true">
-        {open ? words.launcherClose : words.launcherOpen}
+        {open ? words.launcherHide : words.launcherOpen}
       </span>
       {unread > 0 && !open && (
         <span class="badge" aria-hidden="true">

@@ -1,6 +1,7 @@
 /**
- * The chat panel: a non-modal dialog named after the bot, with the takeover notice, the
- * conversation, the lead form and the message box. Escape closes it.
+ * The chat panel: a dialog named after the bot, with the takeover notice, the conversation, the
+ * lead form and the message box. Escape closes it. Beside the page it is non-modal; where it fills
+ * the screen it is modal, and Tab goes round its own controls rather than to the page beneath.
  */
 import type { Ref } from 'preact';
 import type { ChatController } from '../chat-controller.ts';
@@ -15,10 +16,23 @@ import { useWords } from './words-context.ts';
 export interface PanelProps {
   state: WidgetState;
   controller: ChatController;
+  /** The panel fills the screen (a phone). */
+  fullScreen: boolean;
   inputRef: Ref<HTMLTextAreaElement>;
 }
 
-export function Panel({ state, controller, inputRef }: PanelProps) {
+/** Moves Tab from the panel's last control to its first, and Shift+Tab from its first to its last. */
+function keepFocusInside(event: KeyboardEvent, panel: HTMLElement): void {
+  const controls = Array.from(panel.querySelectorAll<HTMLElement>('a[href], button, input, textarea, [tabindex]')).filter(
+    (el) => el.tabIndex >= 0 && !(el as HTMLButtonElement).disabled && el.getClientRects().length > 0,
+  );
+  const edge = event.shiftKey ? controls[0] : controls[controls.length - 1];
+  if (!edge || (panel.getRootNode() as ShadowRoot).activeElement !== edge) return;
+  event.preventDefault();
+  (event.shiftKey ? controls[controls.length - 1] : controls[0])!.focus();
+}
+
+export function Panel({ state, controller, fullScreen, inputRef }: PanelProps) {
   const config = state.config!;
   const words = useWords();
   const meetingUrl = config.calendar_scheduling_enabled && config.meeting_url ? safeHttpUrl(config.meeting_url) : null;
@@ -27,10 +41,11 @@ export function Panel({ state, controller, inputRef }: PanelProps) {
       id="parley-panel"
       class="panel"
       role="dialog"
-      aria-modal="false"
+      aria-modal={fullScreen}
       aria-labelledby="parley-title"
       hidden={!state.open}
       onKeyDown={(event) => {
+        if (event.key === 'Tab' && fullScreen) keepFocusInside(event, event.currentTarget);
         if (event.key !== 'Escape') return;
         event.stopPropagation();
         controller.close();
