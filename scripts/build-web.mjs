@@ -44,7 +44,8 @@ async function bundles() {
     list.push({
       name: 'dashboard',
       options: dashboardBuildOptions(),
-      inputs: [dashboardSourceDir, dashboard],
+      // The Inbox renders messages with the widget's Markdown rules (one module for both apps).
+      inputs: [dashboardSourceDir, dashboard, join(ROOT, 'web/widget/src/markdown.ts')],
       outputs: [join(dashboardOutDir, 'app.js')],
     });
   }

@@ -2,14 +2,17 @@
 // the first sign-up, a bot with knowledge (a text, documents dropped and chosen), the Customizer's
 // preview widget answering, the conversation arriving live in the Inbox, takeover and an operator
 // reply that reaches the widget; an invited agent who sees only the Inbox and can reach neither
-// another tab's screen nor its API; an API key shown once. Nothing may ask another origin, break
-// the Content-Security-Policy or log an error. A screenshot of every tab is kept under
-// .tmp/artifacts/dashboard/ (not committed).
+// another tab's screen nor its API; an API key shown once. Then, with a fresh account and bot,
+// how the Inbox reads (a long conversation opens at its newest message and follows new ones;
+// answers and replies in the widget's Markdown) and the Knowledge table staying in its box. Nothing
+// may ask another origin, break the Content-Security-Policy or log an error. A screenshot of every
+// tab is kept under .tmp/artifacts/dashboard/ (not committed).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { pkcePair, registerClient } from '../../testing/oauth.ts';
+import { createBot, createKey, signUp, type Owner } from '../../testing/factories.ts';
 import {
   dashboardBrowserSkip,
   heading,
@@ -17,6 +20,7 @@ import {
   nav,
   sameOriginContext,
   shot,
+  signedInPage,
   WAIT_MS,
   watchedPage as watched,
   type Watched,
@@ -121,6 +125,11 @@ describe('Dashboard in a browser', { skip: dashboardBrowserSkip }, () => {
     const first = page.locator('.passage').first();
     await first.waitFor({ timeout: WAIT_MS });
     assert.match(await first.innerText(), /Shipping[\s\S]*score[\s\S]*Leeds warehouse within 2 working days/);
+    // Above the passages, what the bot would reply; passages are found for nearly any question.
+    assert.match(await page.locator('.passage-reply').innerText(), /Leeds warehouse within 2 working days/);
+    await page.getByLabel('Question', { exact: true }).fill('Do you sell bicycle helmets?');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByText('The bot would say it does not know').waitFor({ timeout: WAIT_MS });
     await shot(page, 'knowledge');
     assert.deepEqual(problems, []);
   });
@@ -382,6 +391,134 @@ describe('Dashboard in a browser', { skip: dashboardBrowserSkip }, () => {
     await shot(page, 'phone-conversation');
     // No horizontal scrolling.
     assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1));
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe('Reading the Inbox and the Knowledge in a browser', { skip: dashboardBrowserSkip }, () => {
+  let t: TestApp;
+  let browser: Browser;
+  let owner: Owner;
+  let botId = '';
+  let chatKey = '';
+  const contexts: BrowserContext[] = [];
+
+  before(async () => {
+    t = await startTestApp();
+    browser = await launchDashboardBrowser();
+    owner = await signUp(t, { name: 'Ada Owner' });
+    botId = (await createBot(t, owner, { name: 'Kestrel Support' })).id;
+    chatKey = (await createKey(t, owner, botId, { scopes: ['chat'] })).key;
+  });
+  after(async () => {
+    for (const context of contexts) await context.close();
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function ownerPage(): Promise<Watched> {
+    const { context, ...watched } = await signedInPage(browser, t, owner.token);
+    contexts.push(context);
+    return watched;
+  }
+
+  /** A new conversation opened by a visitor's `text`: its session id. */
+  async function startConversation(text: string): Promise<string> {
+    const res = await t.request('POST', '/api/v1/chat', { token: chatKey, body: { text } });
+    assert.equal(res.status, 200, res.text);
+    return res.body.session_id;
+  }
+
+  const operatorReply = async (sessionId: string, content: string) => {
+    const res = await t.request('POST', `/api/dashboard/bots/${botId}/inbox/${sessionId}/messages`, { token: owner.token, body: { content } });
+    assert.equal(res.status, 201, res.text);
+  };
+
+  it('opens a long conversation at its newest message, follows new ones there, and leaves an operator reading older ones in place', async () => {
+    const sessionId = await startConversation('When does my order leave the warehouse?');
+    for (let i = 1; i <= 30; i++) await operatorReply(sessionId, `Update ${i} on your order.`);
+    const { page, problems } = await ownerPage();
+    await page.goto(`${t.url}/app/bots/${botId}/inbox/${sessionId}`);
+    const list = page.locator('ol.messages');
+    await list.locator('[data-author="operator"]', { hasText: 'Update 30 on' }).waitFor({ timeout: WAIT_MS });
+    const below = () => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    assert.ok(await list.evaluate((el) => el.scrollHeight > el.clientHeight * 2), 'the list scrolls');
+    assert.ok((await below()) <= 1, 'opened at the newest message');
+
+    // At the bottom, a new message keeps the list there.
+    await operatorReply(sessionId, 'Update 31 on your order.');
+    await list.locator('[data-author="operator"]', { hasText: 'Update 31 on' }).waitFor({ timeout: WAIT_MS });
+    assert.ok((await below()) <= 1, 'still at the newest message');
+
+    // Scrolled up to read, the operator stays where they are, told that more came.
+    await list.evaluate(
+      (el) =>
+        new Promise((resolve) => {
+          el.addEventListener('scroll', resolve, { once: true });
+          el.scrollTop = 0;
+        }),
+    );
+    await operatorReply(sessionId, 'Update 32 on your order.');
+    const more = page.getByRole('button', { name: '1 new message' });
+    await more.waitFor({ timeout: WAIT_MS });
+    assert.equal(await list.evaluate((el) => el.scrollTop), 0, 'not pulled down');
+    await more.click();
+    assert.ok((await below()) <= 1, 'the button goes to the newest message');
+    await more.waitFor({ state: 'detached', timeout: WAIT_MS });
+    await shot(page, 'inbox-long-conversation');
+    assert.deepEqual(problems, []);
+  });
+
+  it("shows answers and operators' replies in the widget's Markdown, as elements and never as HTML; the visitor's words as typed", async () => {
+    const sessionId = await startConversation('Is there **express** delivery?');
+    const { page, problems } = await ownerPage();
+    await page.goto(`${t.url}/app/bots/${botId}/inbox/${sessionId}`);
+    await page.getByLabel('Reply as an operator').fill(
+      'Our prices:\n- **Standard service**: 45 euros\n- **Express**: 60 euros\n\nSee [the price list](https://kestrel.example/prices), not [this](javascript:alert(1)) <img src=x onerror=alert(1)>',
+    );
+    await page.getByRole('button', { name: 'Send reply' }).click();
+    const reply = page.locator('[data-author="operator"]');
+    await reply.waitFor({ timeout: WAIT_MS });
+    assert.deepEqual(await reply.locator('ul > li').allInnerTexts(), ['Standard service: 45 euros', 'Express: 60 euros']);
+    assert.deepEqual(await reply.locator('li > strong').allInnerTexts(), ['Standard service', 'Express']);
+    const links = await reply.locator('a').evaluateAll((anchors) => anchors.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('target'), a.getAttribute('rel')]));
+    assert.deepEqual(links, [['the price list', 'https://kestrel.example/prices', '_blank', 'noopener noreferrer']], 'an http(s) link only');
+    assert.equal(await reply.locator('img').count(), 0);
+    assert.match(await reply.innerText(), /not this <img src=x onerror=alert\(1\)>/, 'HTML shows as the text it is');
+    const visitor = page.locator('[data-author="visitor"]');
+    assert.equal(await visitor.locator('strong').count(), 0);
+    assert.match(await visitor.innerText(), /Is there \*\*express\*\* delivery\?/);
+    await shot(page, 'inbox-markdown');
+    assert.deepEqual(problems, []);
+  });
+
+  it('keeps the Knowledge sources inside their box: every Delete button in view on a desktop, no sideways page on a phone', async () => {
+    for (const [name, content] of [
+      ['Shipping and delivery times for every country in the European Union', '# Shipping\nOrders leave our Leeds warehouse within 2 working days. Delivery to the EU takes 5 to 7 working days, longer to the islands.'],
+      ['Returns', 'You can return any item within 30 days of delivery with the prepaid label in the parcel; refunds reach your card within a week.'],
+    ]) {
+      const res = await t.request('POST', `/api/dashboard/bots/${botId}/knowledge`, { token: owner.token, body: { type: 'text', name, content } });
+      assert.equal(res.status, 201, res.text);
+    }
+    const { page, problems } = await ownerPage();
+    await page.goto(`${t.url}/app/bots/${botId}/knowledge`);
+    await heading(page, 'Knowledge');
+    await page.locator('tr[data-source="Returns"]').waitFor({ timeout: WAIT_MS });
+    const outside = await page.locator('.table-wrap').first().evaluate((wrap) => {
+      const box = wrap.getBoundingClientRect();
+      return [...wrap.querySelectorAll('button')]
+        .filter((button) => {
+          const b = button.getBoundingClientRect();
+          return b.left < box.left || b.right > box.right;
+        })
+        .map((button) => button.getAttribute('aria-label'));
+    });
+    assert.deepEqual(outside, [], 'at 1280 px every button lies inside the table’s box');
+
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.waitForFunction(() => window.innerWidth === 375);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'no sideways scrolling at 375 px (the table scrolls in its own box)');
+    await shot(page, 'knowledge-phone');
     assert.deepEqual(problems, []);
   });
 });

@@ -4,18 +4,22 @@
  * the conversation over, as the API does) and, for owners and admins, deletion.
  */
 import { Fragment } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, type ResponseOf } from '../../api/client.ts';
 import type { InboxMessage } from '../../api/inbox-events.ts';
 import { useAction, useLoad } from '../../hooks.ts';
 import { ConfirmButton } from '../../components/dialog.tsx';
 import { Link } from '../../components/link.tsx';
+import { Markdown } from '../../components/markdown.tsx';
 import { Badge, Button, ErrorNotice, Loading, Time } from '../../components/ui.tsx';
 import { navigate } from '../../router.ts';
 import { isManager, useSession, type Bot } from '../../session.tsx';
 import { visitorLabel } from './visitor.ts';
 
 type Detail = ResponseOf<'dashboardGetInboxSession'>;
+
+// How close to the bottom (in pixels) still counts as reading the newest message.
+const NEAR_BOTTOM = 48;
 
 export function Conversation({
   bot,
@@ -34,7 +38,11 @@ export function Conversation({
   const path = { bot_id: bot.id, session_id: sessionId };
   const detail = useLoad(() => api('dashboardGetInboxSession', { path }), [bot.id, sessionId]);
   const [reply, setReply] = useState('');
-  const end = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLOListElement>(null);
+  // Whether the list follows new messages: true until the operator scrolls up to read.
+  const pinned = useRef(true);
+  const seen = useRef(0);
+  const [unseen, setUnseen] = useState(0);
 
   useEffect(() => {
     onMessage((message) =>
@@ -52,7 +60,20 @@ export function Conversation({
   }, [sessionId]);
 
   const count = detail.data?.messages.length ?? 0;
-  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [count]);
+  // Only the list scrolls, never the page: the newest message stays in view while the operator
+  // follows along, and one who scrolled up to read keeps their place (the button says more came).
+  useLayoutEffect(() => {
+    const el = list.current;
+    if (!el) return;
+    if (pinned.current) el.scrollTop = el.scrollHeight;
+    else if (count > seen.current) setUnseen((n) => n + count - seen.current);
+    seen.current = count;
+  }, [count]);
+  const scrollToNewest = () => {
+    pinned.current = true;
+    setUnseen(0);
+    if (list.current) list.current.scrollTop = list.current.scrollHeight;
+  };
 
   const takeover = useAction(async (take: boolean) => {
     const view = take ? await api('dashboardTakeOverSession', { path }) : await api('dashboardReleaseSession', { path });
@@ -61,6 +82,8 @@ export function Conversation({
   const send = useAction(async () => {
     const message = await api('dashboardSendOperatorMessage', { path, body: { content: reply } });
     setReply('');
+    // The operator's own reply is shown, wherever they had scrolled.
+    scrollToNewest();
     detail.setData((previous) => {
       if (!previous) return previous!;
       const messages = previous.messages.some((m) => m.id === message.id) ? previous.messages : [...previous.messages, message];
@@ -112,12 +135,27 @@ export function Conversation({
       </header>
       <ErrorNotice error={takeover.error} />
       <VisitorDetails data={data} />
-      <ol class="messages" aria-label="Messages">
-        {data.messages.map((message) => (
-          <MessageItem key={message.id} message={message} />
-        ))}
-      </ol>
-      <div ref={end} />
+      <div class="messages-frame">
+        <ol
+          class="messages"
+          aria-label="Messages"
+          ref={list}
+          onScroll={(event) => {
+            const el = event.currentTarget;
+            pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight <= NEAR_BOTTOM;
+            if (pinned.current) setUnseen(0);
+          }}
+        >
+          {data.messages.map((message) => (
+            <MessageItem key={message.id} message={message} />
+          ))}
+        </ol>
+        {unseen > 0 && (
+          <Button small variant="primary" class="new-messages" onClick={scrollToNewest}>
+            {unseen === 1 ? '1 new message' : `${unseen} new messages`} <span aria-hidden="true">↓</span>
+          </Button>
+        )}
+      </div>
       <form
         class="reply-form"
         onSubmit={(event) => {
@@ -217,7 +255,8 @@ function MessageItem({ message }: { message: InboxMessage }) {
           </Badge>
         )}
       </p>
-      <p class="message-text">{message.content}</p>
+      {/* The visitor's words are shown as typed; answers and replies as the widget renders them. */}
+      {message.author === 'visitor' ? <p class="message-text">{message.content}</p> : <Markdown class="message-text markdown" text={message.content} />}
     </li>
   );
 }

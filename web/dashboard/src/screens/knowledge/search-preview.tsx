@@ -7,6 +7,7 @@ import { useState } from 'preact/hooks';
 import { api, type ResponseOf } from '../../api/client.ts';
 import { useAction } from '../../hooks.ts';
 import { Button, Empty, ErrorNotice, Notice, Section, TextField } from '../../components/ui.tsx';
+import { Markdown } from '../../components/markdown.tsx';
 
 type Result = ResponseOf<'dashboardSearchKnowledge'>;
 
@@ -41,7 +42,7 @@ export function SearchPreview({ botId }: { botId: string }) {
         ) : (
           <Notice kind="success">
             <strong>The bot would reply:</strong>
-            <span class="passage-reply">{result.reply.text}</span>
+            <Markdown class="markdown passage-reply" text={result.reply.text} />
           </Notice>
         ))}
       {result &&
