@@ -94,7 +94,8 @@ describe('The chat widget: appearance and access', { skip: browserSkip }, () => 
       );
     }
     await watched.page.goto(url);
-    await watched.page.locator(widget.launcher).waitFor({ timeout: WAIT_MS });
+    // Loaded: the launcher shows, or (a session restored open on a phone) the panel that hides it.
+    await watched.page.locator(widget.launcher).or(watched.page.locator(widget.panel)).filter({ visible: true }).first().waitFor({ timeout: WAIT_MS });
     return watched;
   }
 
