@@ -488,6 +488,9 @@ describe('Reading the Inbox and the Knowledge in a browser', { skip: dashboardBr
     const visitor = page.locator('[data-author="visitor"]');
     assert.equal(await visitor.locator('strong').count(), 0);
     assert.match(await visitor.innerText(), /Is there \*\*express\*\* delivery\?/);
+    // The conversation list previews the reply as plain words, its Markdown read.
+    const preview = page.locator(`[data-session="${sessionId}"] .session-preview`);
+    await preview.getByText('You: Our prices: Standard service: 45 euros Express: 60 euros').waitFor({ timeout: WAIT_MS });
     await shot(page, 'inbox-markdown');
     assert.deepEqual(problems, []);
   });

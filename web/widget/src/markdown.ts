@@ -126,3 +126,14 @@ export function renderMarkdown(text: string, doc: Document = document): Document
   }
   return out;
 }
+
+/** The text as one line of plain words, its Markdown read (a message's preview in a list). */
+export function markdownAsLine(text: string, doc: Document = document): string {
+  const fragment = renderMarkdown(text, doc);
+  for (const br of fragment.querySelectorAll('br')) br.replaceWith(' ');
+  return [...fragment.querySelectorAll('p, li, pre')]
+    .map((block) => block.textContent ?? '')
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

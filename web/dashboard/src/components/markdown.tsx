@@ -6,6 +6,8 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { renderMarkdown } from '../../../widget/src/markdown.ts';
 
+export { markdownAsLine } from '../../../widget/src/markdown.ts';
+
 /** The text rendered in a `div` with `class`. */
 export function Markdown({ text, class: className }: { text: string; class?: string }) {
   const ref = useRef<HTMLDivElement>(null);

@@ -8,6 +8,7 @@ import { api, type ResponseOf } from '../../api/client.ts';
 import { useInboxEvents, type InboxMessage } from '../../api/inbox-events.ts';
 import { useAction, useLoad } from '../../hooks.ts';
 import { Link } from '../../components/link.tsx';
+import { markdownAsLine } from '../../components/markdown.tsx';
 import { Badge, Button, Empty, ErrorNotice, Loading, Notice, PageHeader, Select } from '../../components/ui.tsx';
 import type { BotScreenProps } from '../bots/bot-screen.tsx';
 import { Conversation } from './conversation.tsx';
@@ -153,7 +154,7 @@ function SessionItem({ botId, session, selected }: { botId: string; session: Inb
           <time dateTime={session.last_activity_at}>{new Date(session.last_activity_at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}</time>
         </span>
         <span class="session-preview">
-          {last ? `${last.author === 'visitor' ? '' : last.author === 'operator' ? 'You: ' : 'Bot: '}${last.content}` : 'No messages'}
+          {last ? `${last.author === 'visitor' ? '' : last.author === 'operator' ? 'You: ' : 'Bot: '}${last.author === 'visitor' ? last.content : markdownAsLine(last.content)}` : 'No messages'}
         </span>
         <span class="session-badges">
           {session.status === 'active' ? <Badge tone="good">Active</Badge> : <Badge>Ended</Badge>}
