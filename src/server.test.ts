@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -53,6 +53,12 @@ describe('server process', () => {
 
       server.kill('SIGTERM');
       assert.equal(await exited, 0);
+
+      // What it wrote holds visitors' and members' data: readable by its own user only.
+      const written = (dir: string): string[] => readdirSync(dir).flatMap((name) => [join(dir, name), ...(statSync(join(dir, name)).isDirectory() ? written(join(dir, name)) : [])]);
+      const shared = written(dataDir).filter((path) => (statSync(path).mode & 0o077) !== 0);
+      assert.ok(written(dataDir).length > 0);
+      assert.deepEqual(shared, [], 'no file or folder open to group or others');
 
       const handle = await openDatabase(loadConfig(env));
       try {

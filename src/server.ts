@@ -2,6 +2,7 @@
 import { ConfigError, loadConfig } from './config/config.ts';
 import { openRuntime } from './runtime.ts';
 import { buildApp } from './app.ts';
+import { serviceLoggerOptions } from './platform/logging.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -15,13 +16,13 @@ async function main(): Promise<void> {
     throw err;
   }
 
+  // What the service writes (the database, uploads, its key) holds visitors' and members' data:
+  // readable by its own user only.
+  process.umask(0o077);
   const runtime = await openRuntime(config);
   const app = await buildApp(runtime, {
     backgroundJobs: true,
-    logger: {
-      level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], censor: '[redacted]' },
-    },
+    logger: serviceLoggerOptions(config.logLevel),
   });
 
   let stopping = false;
