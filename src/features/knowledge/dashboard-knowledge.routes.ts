@@ -11,7 +11,7 @@ import { dashboardAccess, principalOf } from '../../platform/auth/auth.ts';
 import { firstCharacters } from '../../platform/characters.ts';
 import { UnprocessableError, ValidationError } from '../../platform/errors.ts';
 import { multipartError } from '../../platform/multipart-errors.ts';
-import { extractText } from './extract/extract-text.ts';
+import { extractTextIsolated } from './extract/isolated-extract.ts';
 import { errorResponses } from '../../platform/schemas.ts';
 import { assertTab } from '../auth/roles.ts';
 import type { BotService } from '../bots/bots.service.ts';
@@ -176,7 +176,7 @@ export function dashboardKnowledgeRoutes(deps: { knowledge: KnowledgeService; bo
         }
         const nameField = file.fields.name;
         const givenName = nameField && 'value' in nameField ? String(nameField.value).trim() : '';
-        const extracted = await extractText({ body, contentType: file.mimetype, fileName: file.filename });
+        const extracted = await extractTextIsolated({ body, contentType: file.mimetype, fileName: file.filename });
         if (!extracted.text.trim()) throw new UnprocessableError('The document has no usable text');
         const name = firstCharacters(givenName || extracted.title || file.filename || 'Document', 200);
         const source = await knowledge.addDocument(bot.id, { name, content: extracted.text });

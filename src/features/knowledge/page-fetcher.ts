@@ -1,7 +1,8 @@
 /** Fetching a page for URL knowledge: the guarded outbound client, then text extraction. */
 import { createGuardedFetch, type GuardedFetchOptions } from '../../platform/outbound/guarded-fetch.ts';
 import { UnprocessableError } from '../../platform/errors.ts';
-import { extractText, UnsupportedContentError } from './extract/extract-text.ts';
+import { UnsupportedContentError } from './extract/extract-text.ts';
+import { extractTextIsolated } from './extract/isolated-extract.ts';
 import type { FetchedPage, PageFetcher } from './knowledge.service.ts';
 
 export interface ClosablePageFetcher extends PageFetcher {
@@ -15,7 +16,7 @@ export function createPageFetcher(options: GuardedFetchOptions): ClosablePageFet
     const res = await guardedFetch(url, { headers: { accept: 'text/html, application/pdf, text/plain;q=0.9, */*;q=0.5' } });
     if (!res.ok) return { ok: false, kind: 'unreachable', detail: res.detail };
     try {
-      const { title, text } = await extractText({ body: res.body, contentType: res.contentType, url: res.url });
+      const { title, text } = await extractTextIsolated({ body: res.body, contentType: res.contentType, url: res.url });
       if (!text.trim()) return { ok: false, kind: 'no_text', detail: 'the page has no readable text' };
       return { ok: true, url: res.url, title, text };
     } catch (err) {

@@ -15,7 +15,7 @@ import { NotFoundError, ValidationError } from '../../platform/errors.ts';
 import type { AnswerRequest } from '../answers/answers.types.ts';
 import { BOT_CHANGED, type BotChanged } from '../bots/bots.service.ts';
 import type { ConversationBot, ConversationService } from '../conversations/conversations.service.ts';
-import { extractText } from '../knowledge/extract/extract-text.ts';
+import { extractTextIsolated } from '../knowledge/extract/isolated-extract.ts';
 import type { MediaLinks } from './media-links.ts';
 import { decideMediaType, type MediaType } from './media-types.ts';
 import type { FileStorage } from '../../platform/storage/file-storage.ts';
@@ -67,7 +67,7 @@ export function createMediaService({ db, clock, bus, storage, links, conversatio
   async function documentText(file: IncomingFile, type: MediaType, fileName: string): Promise<string | null> {
     try {
       const body = type.mime === 'application/pdf' ? await fs.readFile(file.temporaryPath) : await readTextHead(file.temporaryPath, file.sizeBytes);
-      const { text } = await extractText({ body, contentType: type.mime, fileName });
+      const { text } = await extractTextIsolated({ body, contentType: type.mime, fileName });
       return text.trim() ? text.slice(0, MAX_EXTRACTED_CHARS) : null;
     } catch (err) {
       // The file is what its bytes say; a document without readable text is still a valid attachment.
