@@ -129,7 +129,7 @@ describe('knowledge: text sources', () => {
     const page = await t.request('GET', '/api/v1/knowledge?limit=2&offset=1', { token });
     assert.deepEqual(page.body.sources.map((s: { id: string }) => s.id), [ids[3], ids[2]]);
     assert.equal(page.body.total, 5);
-    for (const bad of ['limit=0', 'limit=201', 'offset=-1', 'limit=abc']) {
+    for (const bad of ['limit=0', 'limit=201', 'offset=-1', 'limit=abc', 'limit=0x10', 'offset=1e2', 'offset=9223372036854775807']) {
       const res = await t.request('GET', `/api/v1/knowledge?${bad}`, { token });
       assert.equal(res.status, 400, bad);
     }

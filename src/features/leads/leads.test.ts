@@ -176,6 +176,8 @@ describe('leads', () => {
     const listed = await t.request('GET', '/api/v1/leads?limit=1&offset=0', { token: key.key });
     assert.deepEqual({ total: listed.body.total, limit: listed.body.limit, offset: listed.body.offset }, { total: 2, limit: 1, offset: 0 });
     assert.equal((await t.request('GET', '/api/v1/leads?limit=500', { token: key.key })).status, 400);
+    // Past JavaScript's safe integers an offset is refused (the database refused it with a 500).
+    assert.equal((await t.request('GET', '/api/v1/leads?offset=9223372036854775807', { token: key.key })).status, 400);
   });
 
   it('lists, searches and exports leads in the dashboard for members with the Inbox tab', async () => {

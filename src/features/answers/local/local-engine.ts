@@ -6,7 +6,7 @@
 import type { AnswerEngine, AnswerRequest, AnswerSource, AnswerStream, ChatTurn, RetrievedPassage, Retriever } from '../answers.types.ts';
 import { attachedPassages } from './attached-passages.ts';
 import { chooseLanguage, detectLanguage } from './language.ts';
-import { PHRASES, type PhraseLanguage } from './phrases.ts';
+import { PHRASES, type PhraseLanguage, type Phrases } from './phrases.ts';
 import { prepareQuery, type PreparedQuery } from './query.ts';
 import { knowledgeLanguage, retrieveForQuestion } from '../question-retrieval.ts';
 import type { Evidence } from './answerability.ts';
@@ -59,15 +59,13 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   if (smallTalk) {
     const language = chooseLanguage(request, smallTalk.language ?? undefined);
     const phrases = PHRASES[language];
-    // Contact details are invited only where lead capture keeps them.
-    const leaveContact = bot.lead_capture_enabled ? ` ${phrases.leaveContact}` : '';
     const text =
       smallTalk.kind === 'greeting'
         ? (!request.welcomeShown && bot.welcome_message.trim()) || phrases.greeting
         : smallTalk.kind === 'identity'
           ? phrases.identity(bot.name)
           : smallTalk.kind === 'human'
-            ? `${phrases.human}${leaveContact}`
+            ? `${phrases.human}${leaveContactFor(bot, phrases)}`
             : phrases[smallTalk.kind];
     return { text, sources: [], kind: smallTalk.kind, language };
   }
@@ -80,11 +78,15 @@ export async function composeLocalAnswer(retriever: Retriever, request: AnswerRe
   const selection = chooseUnits(asked, request.history, scored, passages, options, written);
   const decision = { evidence: selection.evidence, probability: selection.probability };
   if (selection.units.length === 0) {
-    const leaveContact = bot.lead_capture_enabled ? ` ${phrases.leaveContact}` : '';
-    const text = bot.strict_mode ? phrases.dontKnow : `${phrases.dontKnow} ${phrases.invite}${leaveContact}`;
+    const text = bot.strict_mode ? phrases.dontKnow : `${phrases.dontKnow} ${phrases.invite}${leaveContactFor(bot, phrases)}`;
     return { text, sources: [], kind: 'refusal', decision, language };
   }
   return { ...composeAnswer(selection.units, phrases.leadIn, selection.rest), kind: 'answer', decision, language };
+}
+
+/** The invitation to leave contact details, only where lead capture keeps them ('' otherwise). */
+function leaveContactFor(bot: AnswerRequest['bot'], phrases: Phrases): string {
+  return bot.lead_capture_enabled ? ` ${phrases.leaveContact}` : '';
 }
 
 /** A question read against the knowledge: its passages, their language, and its terms in that language. */

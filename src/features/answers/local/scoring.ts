@@ -429,12 +429,13 @@ export interface AnswerKind {
 // The asking words' terms in every language's stemming: the question's language decides which apply.
 const kindOf = (name: string, pattern: RegExp, asks: string): AnswerKind => ({ name, pattern, asks: new Set(asks.split(' ').flatMap((word) => PHRASE_LANGUAGES.map((language) => termOf(word, language)))) });
 // `asks`: the question words a value of the kind answers, in the six languages.
+const TIME_WORDS = 'time date day hour hora horario heure horaire uhr öffnungszeiten horário ora orari';
 const KINDS = {
   duration: kindOf('duration', DURATION, 'time length duration period day week month year hour minute tiempo duración temps durée délai zeit dauer tempo duração durata'),
   money: kindOf('money', MONEY, 'cost amount precio coste prix coût preis kosten preço custo prezzo costo'),
   number: kindOf('number', NUMBER, 'number amount minimum maximum número nombre anzahl numero máximo mínimo maximal massimo minimo edad âge alter idade età'),
-  time: kindOf('time', TIME, 'time date day hour hora horario heure horaire uhr öffnungszeiten horário ora orari'),
-  hours: kindOf('hours', CLOCK_OR_DAY, 'time date day hour hora horario heure horaire uhr öffnungszeiten horário ora orari'),
+  time: kindOf('time', TIME, TIME_WORDS),
+  hours: kindOf('hours', CLOCK_OR_DAY, TIME_WORDS),
   contact: kindOf('contact', CONTACT, 'number phone email address contact teléfono téléphone telefon telefone telefono'),
   person: kindOf('person', PERSON, 'name person nombre nom name nome'),
   place: kindOf('place', PLACE, 'place location address dirección adresse endereço indirizzo'),
@@ -479,7 +480,8 @@ const QUESTION_KINDS = {
   hours:
     /\bopening\b|\bclosing\b|\bhours\b|\b(?:are|is)\s+(?:you|they|it|(?:the|your)\s+[\p{L}\p{N}]+(?:\s+[\p{L}\p{N}]+)?)\s+(?:open|closed)\b|\b(?:open|closed?)\s+(?:on|at|until|till|from|today|tomorrow|tonight|late|early|during|over)\b|\b(?:do|does|will)\s+(?:you|they|it|(?:the|your)\s+[\p{L}\p{N}]+)\s+(?:open|close)\b|\bhorarios?\b|\babr[ei]n\b|\babiertos?\b|\bcierran?\b|\bhoraires?\b|\bouverts?\b|\bferm(?:ez|é|e)\b|[öo]ffnungszeiten|\bge[öo]ffnet\b|\boffen\b|\bschlie(?:ß|ss)t\b|\b(?:habt|haben|hat)\b[^?]*\bauf\s*\??$|\bhor[áa]rios?\b|\babertos?\b|\babrem\b|\bfecham?\b|\borari\b|\bapert[oi]\b|\bchiud(?:e|ete|ono)\b/u,
   time:
-    /\bwhen\b|\bwhat time\b|\bhours\b|\bopen\b|cu[áa]ndo|a qu[ée] hora|\bhorarios?\b|\babr[ei]n\b|\babiertos?\b|\bquand\b|quelle heure|\bhoraires?\b|\bouverts?\b|\bwann\b|\bum wie ?viel uhr\b|[öo]ffnungszeiten|\bge[öo]ffnet\b|\boffen\b|\b(?:habt|haben|hat)\b[^?]*\bauf\s*\??$|\bquando\b|que horas|\bhor[áa]rios?\b|\babertos?\b|\babrem\b|che ora|\borari\b|\bapert[oi]\b/,
+    // (Opening hours, in every language, are the `hours` kind, read first.)
+    /\bwhen\b|\bwhat time\b|\bopen\b|cu[áa]ndo|a qu[ée] hora|\bquand\b|quelle heure|\bwann\b|\bum wie ?viel uhr\b|\bquando\b|que horas|che ora/,
   person: /\bwho (?:founded|started|created|owns|runs|leads|is|are|was|were)\b|\bqui[ée]n(?:es)?\b|\bqui est\b|\bwer\b|\bquem\b|\bchi\b/,
   place: /\bwhere\b|d[óo]nde|direcci[óo]n|\bo[ùu] (?:est|se|sont|trouve)|\badresse\b|\bwo\b|\bwohin\b|\bonde\b|endere[çc]o|\bdove\b|indirizzo/,
   reason: /\bwhy\b|por qu[ée]|pourquoi|\bwarum\b|\bwieso\b|por que|perch[ée]/,
