@@ -122,7 +122,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   await installOpenApi(app, { publicUrl: config.publicUrl });
 
   // Features.
-  const team = createTeamService({ db, clock });
+  const team = createTeamService({ db, clock, bus });
   const accounts = createAuthService({
     db,
     dialect: runtime.database.dialect,

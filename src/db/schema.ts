@@ -89,6 +89,8 @@ export interface ApiKeysTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** The user who made the key (null: made before makers were recorded; it acts for the account). */
+  created_by: string | null;
 }
 
 export interface AuditLogTable {

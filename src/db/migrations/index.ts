@@ -14,6 +14,7 @@ import * as m0011 from './0011-analytics-indexes.ts';
 import * as m0012 from './0012-oauth.ts';
 import * as m0013 from './0013-analytics-counters.ts';
 import * as m0014 from './0014-stored-files.ts';
+import * as m0015 from './0015-key-makers.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0012-oauth': m0012,
   '0013-analytics-counters': m0013,
   '0014-stored-files': m0014,
+  '0015-key-makers': m0015,
 };
 
 export const migrationProvider: MigrationProvider = {

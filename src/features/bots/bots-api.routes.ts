@@ -125,7 +125,7 @@ export function botApiRoutes(deps: { bots: BotService }) {
     });
 
     app.patch('/api/v1/bots/:bot_id', {
-      config: { auth: apiAccess('write') },
+      config: { auth: apiAccess('write', 'settings') },
       schema: {
         operationId: 'updateBot',
         tags,

@@ -23,7 +23,7 @@ export function conversationRoutes(deps: ConversationRouteDeps) {
     const tags = ['conversations'];
 
     app.get('/api/v1/conversations', {
-      config: { auth: apiAccess('read') },
+      config: { auth: apiAccess('read', 'inbox') },
       schema: {
         operationId: 'listMessages',
         tags,
@@ -41,7 +41,7 @@ export function conversationRoutes(deps: ConversationRouteDeps) {
     });
 
     app.get('/api/v1/conversations/:session_id', {
-      config: { auth: apiAccess('read') },
+      config: { auth: apiAccess('read', 'inbox') },
       schema: {
         operationId: 'getConversation',
         tags,
@@ -58,7 +58,7 @@ export function conversationRoutes(deps: ConversationRouteDeps) {
     });
 
     app.delete('/api/v1/conversations/:session_id', {
-      config: { auth: apiAccess('write') },
+      config: { auth: apiAccess('write', 'inbox') },
       schema: {
         operationId: 'deleteConversation',
         tags,

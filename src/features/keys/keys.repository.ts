@@ -2,7 +2,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { ApiKeysTable } from '../../db/schema.ts';
-import type { Scope } from '../../platform/auth/principal.ts';
+import type { Role, Scope, Tab } from '../../platform/auth/principal.ts';
 import type { ApiKeyView } from './keys.schemas.ts';
 
 type KeyRow = Selectable<ApiKeysTable>;
@@ -10,6 +10,12 @@ type KeyRow = Selectable<ApiKeysTable>;
 export interface StoredKey extends ApiKeyView {
   account_id: string;
   scopes: Scope[];
+  created_by: string | null;
+}
+
+/** An active key with its maker's membership now (null when the maker is no longer a member). */
+export interface ActiveKey extends StoredKey {
+  maker: { role: Role; tabs: Tab[] } | null;
 }
 
 export function keyFromRow(row: KeyRow): StoredKey {
@@ -24,6 +30,7 @@ export function keyFromRow(row: KeyRow): StoredKey {
     created_at: row.created_at,
     last_used_at: row.last_used_at,
     revoked_at: row.revoked_at,
+    created_by: row.created_by,
   };
 }
 
@@ -35,9 +42,18 @@ export async function insertKey(db: Db, key: StoredKey & { key_hash: string }): 
 }
 
 /** An active (not revoked) key by the hash of its secret. */
-export async function findActiveKeyByHash(db: Db, keyHash: string): Promise<StoredKey | undefined> {
-  const row = await db.selectFrom('api_keys').selectAll().where('key_hash', '=', keyHash).where('revoked_at', 'is', null).executeTakeFirst();
-  return row && keyFromRow(row);
+export async function findActiveKeyByHash(db: Db, keyHash: string): Promise<ActiveKey | undefined> {
+  const row = await db
+    .selectFrom('api_keys as k')
+    .leftJoin('memberships as m', (join) => join.onRef('m.user_id', '=', 'k.created_by').onRef('m.account_id', '=', 'k.account_id'))
+    .selectAll('k')
+    .select(['m.role as maker_role', 'm.tabs as maker_tabs'])
+    .where('k.key_hash', '=', keyHash)
+    .where('k.revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const maker = row.maker_role && row.maker_tabs !== null ? { role: row.maker_role, tabs: JSON.parse(row.maker_tabs) as Tab[] } : null;
+  return { ...keyFromRow(row), maker };
 }
 
 export async function findBotKey(db: Db, botId: string, keyId: string): Promise<StoredKey | undefined> {

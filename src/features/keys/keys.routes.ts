@@ -10,7 +10,8 @@ import { errorResponses } from '../../platform/schemas.ts';
 import { assertRole } from '../auth/roles.ts';
 import { botScopeOf } from '../bots/bot-scope.ts';
 import type { BotService } from '../bots/bots.service.ts';
-import type { KeyService } from './keys.service.ts';
+import type { Principal } from '../../platform/auth/principal.ts';
+import type { KeyGranter, KeyService } from './keys.service.ts';
 import {
   ApiKeyCreatedSchema,
   ApiKeyCreateSchema,
@@ -23,6 +24,13 @@ import {
 } from './keys.schemas.ts';
 
 const conflict = { 409: errorResponses[400] };
+
+/** A credential mints keys within its own scopes, acting for the member it acts for. */
+function granterOf(caller: Principal): KeyGranter {
+  if (caller.kind === 'api_key') return { scopes: caller.scopes, makerId: caller.makerId };
+  if (caller.kind === 'oauth') return { scopes: caller.scopes, makerId: caller.userId };
+  return { scopes: [], makerId: null };
+}
 
 export function keyRoutes(deps: { keys: KeyService; bots: BotService }) {
   return async function (fastify: FastifyInstance) {
@@ -46,7 +54,7 @@ export function keyRoutes(deps: { keys: KeyService; bots: BotService }) {
         const user = principalOf(request, 'dashboard');
         assertRole(user, ['owner', 'admin']);
         const bot = await bots.getForAccount(user.accountId, request.body.bot_id);
-        return reply.code(201).send(await keys.create(bot, request.body, null));
+        return reply.code(201).send(await keys.create(bot, request.body, { scopes: null, makerId: user.userId }));
       },
     });
 
@@ -121,9 +129,7 @@ export function keyRoutes(deps: { keys: KeyService; bots: BotService }) {
       },
       handler: async (request, reply) => {
         const { bot } = await botScopeOf(request, bots);
-        const caller = principalOf(request);
-        const granter = 'scopes' in caller ? caller.scopes : [];
-        return reply.code(201).send(await keys.create(bot, request.body, granter));
+        return reply.code(201).send(await keys.create(bot, request.body, granterOf(principalOf(request))));
       },
     });
 

@@ -8,12 +8,13 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { Bus } from '../../platform/bus.ts';
 import { isoAt, type Clock } from '../../platform/clock.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../platform/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../../platform/errors.ts';
 import { CREDENTIAL_PREFIX, generateCredential, hashCredential } from '../../platform/secrets.ts';
-import { hasScope, type ApiKeyPrincipal, type Principal, type Scope } from '../../platform/auth/principal.ts';
+import { hasScope, tabsOfMember, type ApiKeyPrincipal, type Principal, type Scope } from '../../platform/auth/principal.ts';
 import type { CredentialResolver } from '../../platform/auth/auth.ts';
 import { startPeriodicFlush } from '../../platform/periodic-flush.ts';
 import { BOT_CHANGED, type BotChanged } from '../bots/bots.service.ts';
+import { MEMBER_CHANGED, type MemberChanged } from '../team/team.service.ts';
 import { compileAllowlist, isIpOrCidr } from './ip-allowlist.ts';
 import type { ApiKeyCreate, ApiKeyPatch } from './keys.schemas.ts';
 import * as repo from './keys.repository.ts';
@@ -34,6 +35,18 @@ export interface KeyServiceDeps {
 
 export type KeyService = ReturnType<typeof createKeyService>;
 
+/**
+ * Who is minting a key: a dashboard user (`scopes` null, any scope) or a credential, which hands out
+ * only scopes it holds; `makerId` is the user the new key will act for.
+ */
+export interface KeyGranter {
+  scopes: readonly Scope[] | null;
+  makerId: string | null;
+}
+
+/** Authorizing applications and managing keys is for owners and admins (as OAuth's AUTHORIZING_ROLES). */
+const MAKER_ROLES = ['owner', 'admin'];
+
 export function createKeyService({ db, clock, bus, flushMs, log }: KeyServiceDeps) {
   const byHash = new Map<string, ApiKeyPrincipal>();
   const lastUsed = new Map<string, string>();
@@ -44,6 +57,10 @@ export function createKeyService({ db, clock, bus, flushMs, log }: KeyServiceDep
   async function loadKey(hash: string): Promise<ApiKeyPrincipal | null> {
     const key = await repo.findActiveKeyByHash(db, hash);
     if (!key) return null;
+    // A key lives as long as its maker may manage keys: removing a member or making them an agent ends it.
+    if (key.created_by && (!key.maker || !MAKER_ROLES.includes(key.maker.role))) {
+      throw new UnauthorizedError('The member who created this API key is no longer an owner or admin of the account');
+    }
     const principal: ApiKeyPrincipal = {
       kind: 'api_key',
       credentialId: key.id,
@@ -51,6 +68,8 @@ export function createKeyService({ db, clock, bus, flushMs, log }: KeyServiceDep
       botId: key.bot_id,
       accountId: key.account_id,
       scopes: key.scopes,
+      makerId: key.created_by,
+      memberTabs: key.maker ? tabsOfMember(key.maker.role, key.maker.tabs) : null,
     };
     allowlists.set(principal, compileAllowlist(key.allowed_ips));
     loadedAt.set(principal, clock.now());
@@ -66,6 +85,10 @@ export function createKeyService({ db, clock, bus, flushMs, log }: KeyServiceDep
   bus.subscribe(BOT_CHANGED, (message) => {
     const change = message as BotChanged;
     if (change.deleted) evict((k) => k.botId === change.botId);
+  });
+  bus.subscribe(MEMBER_CHANGED, (message) => {
+    const change = message as MemberChanged;
+    evict((k) => k.makerId === change.userId && k.accountId === change.accountId);
   });
 
   const lastUsedFlush = startPeriodicFlush(
@@ -110,12 +133,12 @@ export function createKeyService({ db, clock, bus, flushMs, log }: KeyServiceDep
   }
 
   return {
-    /** Mints a key for a bot. `granterScopes` is null for a dashboard user, else the calling credential's scopes. */
-    async create(bot: { id: string; account_id: string }, input: ApiKeyCreate, granterScopes: readonly Scope[] | null) {
+    /** Mints a key for a bot, acting for `granter.makerId`. */
+    async create(bot: { id: string; account_id: string }, input: ApiKeyCreate, granter: KeyGranter) {
       const scopes = input.scopes ?? DEFAULT_SCOPES;
       const allowedIps = input.allowed_ips ?? [];
       checkIps(allowedIps);
-      checkWithin(scopes, granterScopes);
+      checkWithin(scopes, granter.scopes);
       const secret = generateCredential(CREDENTIAL_PREFIX.apiKey);
       const key: repo.StoredKey = {
         id: randomUUID(),
@@ -128,6 +151,7 @@ export function createKeyService({ db, clock, bus, flushMs, log }: KeyServiceDep
         created_at: isoAt(clock.now()),
         last_used_at: null,
         revoked_at: null,
+        created_by: granter.makerId,
       };
       await repo.insertKey(db, { ...key, key_hash: hashCredential(secret) });
       return { ...key, key: secret };

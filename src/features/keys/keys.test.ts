@@ -248,13 +248,13 @@ describe('scope narrowing', () => {
       const keys = createKeyService({ db, clock: t.clock, bus: t.runtime.bus, flushMs: 1000 });
       const owned = { id: bot.id, account_id: (await db.selectFrom('bots').select('account_id').where('id', '=', bot.id).executeTakeFirstOrThrow()).account_id };
 
-      await assert.rejects(keys.create(owned, { name: 'wider', scopes: ['write'] }, ['chat', 'read']), ForbiddenError);
-      await assert.rejects(keys.create(owned, { name: 'admin', scopes: ['admin'] }, ['chat', 'read', 'write']), ForbiddenError);
+      await assert.rejects(keys.create(owned, { name: 'wider', scopes: ['write'] }, { scopes: ['chat', 'read'], makerId: null }), ForbiddenError);
+      await assert.rejects(keys.create(owned, { name: 'admin', scopes: ['admin'] }, { scopes: ['chat', 'read', 'write'], makerId: null }), ForbiddenError);
       await assert.rejects(keys.update(bot.id, key.id, { scopes: ['chat', 'write'] }, ['chat', 'read']), ForbiddenError);
-      const narrower = await keys.create(owned, { name: 'narrower', scopes: ['read'] }, ['chat', 'read']);
+      const narrower = await keys.create(owned, { name: 'narrower', scopes: ['read'] }, { scopes: ['chat', 'read'], makerId: null });
       assert.deepEqual(narrower.scopes, ['read']);
       // With no scopes given, a new key gets the defaults, which must also be within the granter's.
-      await assert.rejects(keys.create(owned, { name: 'defaults' }, ['read']), ForbiddenError);
+      await assert.rejects(keys.create(owned, { name: 'defaults' }, { scopes: ['read'], makerId: null }), ForbiddenError);
       await keys.close();
     } finally {
       await t.close();

@@ -29,7 +29,7 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; bots: BotSe
     const tags = ['knowledge'];
 
     app.post('/api/v1/knowledge', {
-      config: { auth: apiAccess('write') },
+      config: { auth: apiAccess('write', 'knowledge') },
       schema: {
         operationId: 'addKnowledge',
         tags,
@@ -59,7 +59,7 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; bots: BotSe
     });
 
     app.get('/api/v1/knowledge', {
-      config: { auth: apiAccess('read') },
+      config: { auth: apiAccess('read', 'knowledge') },
       schema: {
         operationId: 'listKnowledge',
         tags,
@@ -81,7 +81,7 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; bots: BotSe
     });
 
     app.delete('/api/v1/knowledge/:source_id', {
-      config: { auth: apiAccess('write') },
+      config: { auth: apiAccess('write', 'knowledge') },
       schema: {
         operationId: 'deleteKnowledge',
         tags,
@@ -101,7 +101,7 @@ export function knowledgeRoutes(deps: { knowledge: KnowledgeService; bots: BotSe
     });
 
     app.post('/api/v1/bots/:bot_id/knowledge', {
-      config: { auth: apiAccess('write') },
+      config: { auth: apiAccess('write', 'knowledge') },
       schema: {
         operationId: 'addBotKnowledge',
         tags,

@@ -50,7 +50,7 @@ export function leadRoutes(deps: { leads: LeadService; bots: BotService; convers
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/api/v1/leads', {
-      config: { auth: apiAccess('read') },
+      config: { auth: apiAccess('read', 'inbox') },
       schema: {
         operationId: 'listLeads',
         tags: ['leads'],

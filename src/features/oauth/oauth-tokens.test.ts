@@ -247,11 +247,13 @@ describe('OAuth tokens', () => {
       assert.equal((await getBot(t, removedTokens.accessToken, botId)).status, 200);
       assert.equal((await t.request('DELETE', `/api/dashboard/members/${admin.userId}`, { token: owner.token })).status, 200);
       assert.equal((await t.request('PATCH', `/api/dashboard/members/${demoted.userId}`, { token: owner.token, body: { role: 'agent' } })).status, 200);
-      for (const tokens of [removedTokens, demotedTokens]) {
-        const res = await getBot(t, tokens.accessToken, botId);
-        assert.equal(res.status, 401);
-        assert.match(res.body.detail, /no longer an owner or admin/);
-      }
+      // Leaving the account revokes what the member authorized; a demoted member's tokens fail on their role.
+      const removed = await getBot(t, removedTokens.accessToken, botId);
+      assert.equal(removed.status, 401);
+      assert.match(removed.body.detail, /has been revoked/);
+      const demotedRes = await getBot(t, demotedTokens.accessToken, botId);
+      assert.equal(demotedRes.status, 401);
+      assert.match(demotedRes.body.detail, /no longer an owner or admin/);
     });
 
     it('refuses unknown tokens', async () => {

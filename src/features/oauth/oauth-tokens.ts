@@ -9,7 +9,7 @@ import type { Db } from '../../db/database.ts';
 import { isoAt, type Clock } from '../../platform/clock.ts';
 import { UnauthorizedError } from '../../platform/errors.ts';
 import type { CredentialResolver } from '../../platform/auth/auth.ts';
-import type { OAuthPrincipal, Scope } from '../../platform/auth/principal.ts';
+import { tabsOfMember, type OAuthPrincipal, type Scope, type Tab } from '../../platform/auth/principal.ts';
 import { CREDENTIAL_PREFIX, generateCredential, hashCredential } from '../../platform/secrets.ts';
 import { OAuthError } from './oauth.errors.ts';
 import { AUTHORIZING_ROLES, formatScopes, parseScopes, storedScopes, verifiesChallenge } from './oauth-rules.ts';
@@ -200,6 +200,7 @@ export function createTokenService({ db, clock, accessTokenTtlSec, refreshTokenT
           userId: row.user_id,
           accountId: row.account_id,
           scopes: storedScopes(row.scopes),
+          memberTabs: tabsOfMember(row.role, JSON.parse(row.tabs ?? '[]') as Tab[]),
         };
       },
     } satisfies CredentialResolver,

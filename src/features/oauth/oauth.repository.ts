@@ -111,6 +111,8 @@ export interface AccessTokenView {
   account_id: string;
   /** The approving user's role in the account now; null once they have left it. */
   role: Role | null;
+  /** Their dashboard tabs now (JSON array); null once they have left. */
+  tabs: string | null;
 }
 
 /** An access token with its family's state and its user's current role, for the credential resolver. */
@@ -130,6 +132,7 @@ export function findAccessToken(db: Db, tokenHash: string): Promise<AccessTokenV
       'a.user_id',
       'a.account_id',
       'm.role',
+      'm.tabs',
     ])
     .where('t.token_hash', '=', tokenHash)
     .where('t.kind', '=', 'access')

@@ -86,8 +86,22 @@ export async function updateMember(db: Db, accountId: string, userId: string, ch
     .execute();
 }
 
-/** Removes the member and ends their sessions in this account. */
-export async function deleteMember(db: Db, accountId: string, userId: string): Promise<void> {
+/** Removes a member with everything that acted for them: sessions, the API keys they made, the applications they authorized. */
+export async function deleteMember(db: Db, accountId: string, userId: string, nowIso: string): Promise<void> {
   await db.deleteFrom('dashboard_sessions').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
+  await db
+    .updateTable('api_keys')
+    .set({ revoked_at: nowIso })
+    .where('account_id', '=', accountId)
+    .where('created_by', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  await db
+    .updateTable('oauth_authorizations')
+    .set({ revoked_at: nowIso })
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
   await db.deleteFrom('memberships').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
 }

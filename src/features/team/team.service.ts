@@ -1,6 +1,7 @@
 /** Inviting users into an account and managing its members' roles and tabs. */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/database.ts';
+import type { Bus } from '../../platform/bus.ts';
 import { isoAt, type Clock } from '../../platform/clock.ts';
 import { ForbiddenError, NotFoundError } from '../../platform/errors.ts';
 import { CREDENTIAL_PREFIX, generateCredential, hashCredential } from '../../platform/secrets.ts';
@@ -13,7 +14,18 @@ const INVITATION_TTL_MS = 7 * 86_400_000;
 
 export type TeamService = ReturnType<typeof createTeamService>;
 
-export function createTeamService({ db, clock }: { db: Db; clock: Clock }) {
+/** Announced when a member's role or tabs change or they leave, so that credentials they made follow at once. */
+export const MEMBER_CHANGED = 'team.member_changed';
+export interface MemberChanged {
+  accountId: string;
+  userId: string;
+}
+
+export function createTeamService({ db, clock, bus }: { db: Db; clock: Clock; bus: Bus }) {
+  async function announce(accountId: string, userId: string): Promise<void> {
+    await bus.publish(MEMBER_CHANGED, { accountId, userId } satisfies MemberChanged);
+  }
+
   function assertManager(user: DashboardPrincipal): void {
     assertRole(user, ['owner', 'admin']);
     assertTab(user, 'team');
@@ -93,6 +105,7 @@ export function createTeamService({ db, clock }: { db: Db; clock: Clock }) {
       const tabs = changes.tabs ?? (changes.role && changes.role !== member.role ? defaultTabs(changes.role) : undefined);
       assertCanGrant(user, changes.role, tabs);
       await repo.updateMember(db, user.accountId, userId, { role: changes.role, tabs });
+      await announce(user.accountId, userId);
       return requireMember(user.accountId, userId);
     },
 
@@ -101,7 +114,8 @@ export function createTeamService({ db, clock }: { db: Db; clock: Clock }) {
       const member = await requireMember(user.accountId, userId);
       if (member.role === 'owner') throw new ForbiddenError('The owner cannot be removed');
       if (member.role === 'admin' && user.role !== 'owner') throw new ForbiddenError('Only the owner can remove an admin');
-      await db.transaction().execute((trx) => repo.deleteMember(trx, user.accountId, userId));
+      await db.transaction().execute((trx) => repo.deleteMember(trx, user.accountId, userId, isoAt(clock.now())));
+      await announce(user.accountId, userId);
     },
   };
 }

@@ -47,7 +47,7 @@ export function webhookRoutes(deps: { webhooks: WebhookService; bots: BotService
   const apiForm: RouteForm = {
     prefix: '/api/v1/webhooks',
     params: {},
-    auth: apiAccess,
+    auth: (scope) => apiAccess(scope, 'webhooks'),
     botOf: async (request) => (await botScopeOf(request, bots)).bot.id,
     tag: 'webhooks',
     operation: '',

@@ -7,11 +7,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../errors.ts';
 import { appendRouteHook } from '../route-hooks.ts';
-import { hasScope, type Principal, type PrincipalKind, type Scope } from './principal.ts';
+import { hasScope, type Principal, type PrincipalKind, type Scope, type Tab } from './principal.ts';
 
 export interface AuthRequirement {
   accepts: readonly PrincipalKind[];
   scope?: Scope;
+  /**
+   * The dashboard tab whose work the route does: a key or token made by a member who does not
+   * hold that tab now is refused, so that a key never reaches past its maker's tabs.
+   */
+  tab?: Tab;
   /**
    * A body or query field that may carry the credential when there is no Authorization header
    * (widget access: `bot_id`). Such routes authenticate once the body is parsed.
@@ -46,10 +51,25 @@ export type AfterAuthenticate = (principal: Principal, request: FastifyRequest) 
 
 export const SESSION_COOKIE = 'parley_session';
 
-/** Requirement for `/api/v1/*` routes: an API key or an OAuth token holding `scope`. */
-export function apiAccess(scope: Scope): AuthRequirement {
-  return { accepts: ['api_key', 'oauth'], scope };
+/**
+ * Requirement for `/api/v1/*` routes: an API key or an OAuth token holding `scope`, made by a member
+ * who holds `tab` (when the route does the work of a dashboard tab).
+ */
+export function apiAccess(scope: Scope, tab?: Tab): AuthRequirement {
+  return tab ? { accepts: ['api_key', 'oauth'], scope, tab } : { accepts: ['api_key', 'oauth'], scope };
 }
+
+const TAB_NAMES: Record<Tab, string> = {
+  inbox: 'Inbox',
+  knowledge: 'Knowledge',
+  customizer: 'Customizer',
+  settings: 'Settings',
+  voice_agent: 'Voice Agent',
+  team: 'Team',
+  billing: 'Billing',
+  byok: 'BYOK',
+  webhooks: 'Webhooks',
+};
 
 /** Requirement for dashboard routes: a signed-in user. */
 export const dashboardAccess: AuthRequirement = { accepts: ['dashboard'] };
@@ -117,6 +137,10 @@ export function installAuth(app: FastifyInstance, options: { publicUrl: string }
     }
     if (requirement.scope && 'scopes' in principal && !hasScope(principal.scopes, requirement.scope)) {
       throw new ForbiddenError(`This credential lacks the '${requirement.scope}' scope`);
+    }
+    const tab = requirement.tab;
+    if (tab && 'memberTabs' in principal && principal.memberTabs && !principal.memberTabs.includes(tab)) {
+      throw new ForbiddenError(`This credential was made by a member without the ${TAB_NAMES[tab]} tab, which this endpoint needs`);
     }
     resolver.authorize?.(principal, request);
     if (request.viaCookie && !isSafeMethod(request.method)) assertSameOrigin(request, publicOrigin);

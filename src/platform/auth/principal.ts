@@ -18,6 +18,10 @@ export interface ApiKeyPrincipal {
   botId: string;
   accountId: string;
   scopes: readonly Scope[];
+  /** The user who made the key, or null for a key made before makers were recorded. */
+  makerId: string | null;
+  /** The dashboard tabs its maker holds now, which bound what the key can do; null: every tab (an owner's key). */
+  memberTabs: readonly Tab[] | null;
 }
 
 /** A signed-in dashboard user (`parley_ds_…`, bearer or cookie). */
@@ -39,6 +43,8 @@ export interface OAuthPrincipal {
   userId: string;
   accountId: string;
   scopes: readonly Scope[];
+  /** The dashboard tabs of the user who authorized it, held now; null: every tab (the owner). */
+  memberTabs: readonly Tab[] | null;
 }
 
 /** Widget public access: the bot id is the credential. */
@@ -52,6 +58,14 @@ export interface WidgetPrincipal {
 
 export type Principal = ApiKeyPrincipal | DashboardPrincipal | OAuthPrincipal | WidgetPrincipal;
 export type PrincipalKind = Principal['kind'];
+
+/**
+ * The tabs a credential made by a member acts within: a key or token can do no more than its
+ * maker can now do in the dashboard. Null means every tab (the owner, or an account-wide key).
+ */
+export function tabsOfMember(role: Role, tabs: readonly Tab[]): readonly Tab[] | null {
+  return role === 'owner' ? null : tabs;
+}
 
 /** True when the granted scopes satisfy `needed` (`admin` satisfies every scope). */
 export function hasScope(granted: readonly Scope[], needed: Scope): boolean {
