@@ -101,4 +101,4 @@ export const Form2ResponseSchema = withExamples(Type.Object({ id: Type.String(),
 export const SourceListSchema = withExamples(Type.Object({ sources: Type.Array(SourceSchema), total: Type.Integer() }), { sources: [sourceExample], total: 1 });
 /** `POST /api/v1/bots/{bot_id}/knowledge`: a Form 1 text source, `trained`. */
 export const BotKnowledgeCreatedSchema = withExamples(Type.Object({ success: Type.Boolean(), source: SourceSchema }), { success: true, source: sourceExample });
-export const SourceIdParamsSchema = Type.Object({ source_id: Type.String() });
+export const SourceIdParamsSchema = Type.Object({ source_id: Type.String({ format: 'uuid' }) });

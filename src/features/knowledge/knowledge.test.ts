@@ -148,6 +148,10 @@ describe('knowledge: text sources', () => {
     assert.deepEqual(foreign.body, { detail: 'Source belongs to a different bot' });
     const missing = await t.request('DELETE', '/api/v1/knowledge/00000000-0000-4000-8000-000000000000', { token: a.token });
     assert.deepEqual([missing.status, missing.body], [404, { detail: 'Source not found' }]);
+    // Not a UUID at all: 400 naming the parameter, as for a bot id.
+    const malformed = await t.request('DELETE', '/api/v1/knowledge/not-a-uuid', { token: a.token });
+    assert.equal(malformed.status, 400);
+    assert.match(malformed.body.detail, /source_id/);
 
     const deleted = await t.request('DELETE', `/api/v1/knowledge/${id}`, { token: a.token });
     assert.deepEqual([deleted.status, deleted.body], [200, { success: true, deleted_id: id }]);
