@@ -95,7 +95,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
     bodyLimit: 1024 * 1024,
     // Path segments hold ids: a session id is up to 128 characters (decisions.md), each up to 12
     // bytes percent-encoded; Fastify's default of 100 answered 414 for ids chat had accepted.
-    maxParamLength: 128 * 12,
+    routerOptions: { maxParamLength: 128 * 12 },
     // http-rules.ts answers while closing, before routing and for unparsable bytes, in the one error contract.
     return503OnClosing: false,
     frameworkErrors: answerFrameworkError,

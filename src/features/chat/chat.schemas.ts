@@ -6,8 +6,12 @@ import { EXAMPLE, withExamples } from '../../platform/schemas.ts';
 export const MAX_MESSAGE_CHARS = 4000;
 
 const MessageText = Type.String({ minLength: 1, maxLength: MAX_MESSAGE_CHARS, format: 'not-blank', description: 'control characters are stripped first' });
-/** decisions.md: free-form, 1 to 128 printable characters. */
-export const SessionKeySchema = Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F]+$' });
+/**
+ * decisions.md: free-form, 1 to 128 printable characters. Printable: no control character, and no
+ * half of a surrogate pair, which storage would turn into U+FFFD so that the session could no longer
+ * be named (the pattern runs in Unicode mode, where a whole pair is one character and passes).
+ */
+export const SessionKeySchema = Type.String({ minLength: 1, maxLength: 128, pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]+$' });
 const TimeZone = Type.String({ maxLength: 64, format: 'iana-timezone', description: 'IANA time zone, default UTC' });
 const LanguageCode = Type.String({ pattern: '^(?:[a-zA-Z]{2,3}(?:-[A-Za-z0-9]{2,8})*)?$', maxLength: 35, description: "forces the reply's language for this message; '' mirrors the visitor" });
 

@@ -100,6 +100,9 @@ describe('POST /api/v1/chat', () => {
       [{ text: 42 }, /'text'/],
       [{ text: 'hi', session_id: '' }, /'session_id'/],
       [{ text: 'hi', session_id: 's'.repeat(129) }, /'session_id'/],
+      // Half a surrogate pair would be stored as U+FFFD: the session could not be read or deleted by its id.
+      [{ text: 'hi', session_id: 'SU\ud800' }, /'session_id'/],
+      [{ text: 'hi', session_id: '\udc00x' }, /'session_id'/],
       [{ text: 'hi', visitor_timezone: 'Mars/Olympus_Mons' }, /'visitor_timezone' must be an IANA time zone/],
       [{ text: 'hi', visitor_timezone: '+01:00' }, /'visitor_timezone'/],
       [{ text: 'hi', response_language: 'not a language' }, /'response_language'/],
@@ -113,6 +116,10 @@ describe('POST /api/v1/chat', () => {
     assert.equal(ok.status, 200);
     const list = await t.request('GET', '/api/v1/conversations', { token });
     assert.equal(list.body.messages.length, 2);
+    // A whole pair is one printable character: the session is named by it.
+    const emoji = await t.request('POST', '/api/v1/chat', { token, body: { text: 'hi', session_id: 'visit-😀' } });
+    assert.equal(emoji.status, 200, emoji.text);
+    assert.equal((await t.request('GET', `/api/v1/conversations/${encodeURIComponent('visit-😀')}`, { token })).status, 200);
   });
 
   it('needs the chat scope, and a key of its own bot', async () => {

@@ -257,6 +257,8 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
 
     /** A session of the bot, or NotFoundError. */
     getSession: requireSession,
+    /** The session, or null when none has that key yet. */
+    findSession: (botId: string, sessionKey: string) => repo.findSession(db, botId, sessionKey).then((row) => row ?? null),
 
     /** A session's messages, oldest first. */
     async messages(botId: string, sessionKey: string): Promise<StoredMessage[]> {

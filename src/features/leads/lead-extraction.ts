@@ -17,11 +17,12 @@ const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}
 
 // Introductions that always precede a name.
 const NAME_INTRO =
-  /\b(?:my name is|my name's|call me|je m'appelle|je m’appelle|mon nom est|mein name ist|ich heiße|ich heisse|me llamo|mi nombre es|meu nome é|me chamo|chamo-me|mi chiamo|il mio nome è)\s+(.+)/iu;
-// Introductions that precede a name only when a capitalised word follows ("I'm Ana", not "I'm looking").
-const WEAK_NAME_INTRO = /(?:^|[\s,.!])(?:i am|i'm|i’m|this is|je suis|moi c'est|ich bin|soy|sou o|sou a|sou|sono)\s+(.+)/iu;
+  /\b(?:my name is|my name's|je m'appelle|je m’appelle|mon nom est|mein name ist|ich heiße|ich heisse|me llamo|mi nombre es|meu nome é|me chamo|chamo-me|mi chiamo|il mio nome è)\s+(.+)/iu;
+// Introductions that precede a name only when a capitalised word follows ("I'm Ana", not "I'm looking";
+// "Call me Ana", not "call me back at …").
+const WEAK_NAME_INTRO = /(?:^|[\s,.!])(?:i am|i'm|i’m|this is|call me|je suis|moi c'est|ich bin|soy|sou o|sou a|sou|sono)\s+(.+)/iu;
 const NAME_WORD = /^\p{Lu}[\p{L}'’-]*$/u;
-const NOT_NAMES = new Set(['A', 'I', 'The', 'Here', 'Not', 'Just', 'So', 'Very', 'Really', 'Interested', 'Looking', 'Un', 'Une', 'Ein', 'Eine', 'Un', 'Una', 'Um', 'Uma', 'Muy', 'Molto']);
+const NOT_NAMES = new Set(['A', 'I', 'The', 'Here', 'Not', 'Just', 'So', 'Very', 'Really', 'Interested', 'Looking', 'Back', 'At', 'On', 'In', 'Now', 'Today', 'Tomorrow', 'Tonight', 'Later', 'Anytime', 'Asap', 'ASAP', 'Please', 'Maybe', 'Un', 'Une', 'Ein', 'Eine', 'Un', 'Una', 'Um', 'Uma', 'Muy', 'Molto']);
 
 /** The country a time zone lies in, for reading local phone numbers. */
 export function countryOfTimezone(timezone: string | null | undefined): CountryCode | undefined {

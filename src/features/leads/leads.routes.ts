@@ -142,6 +142,9 @@ export function leadRoutes(deps: { leads: LeadService; bots: BotService; convers
         allowWidgetOrigin(request, reply);
         const bot = await bots.get(widgetCallerOf(request).botId);
         const { session_id: key, ...form } = request.body;
+        // A refused form stores nothing: not even the session it names.
+        const known = await conversations.findSession(bot.id, key);
+        leads.checkForm(form, known && { timezone: known.visitor_timezone });
         const { sessionId } = await conversations.ensureSession(bot, key);
         const session = await conversations.getSession(bot.id, key);
         const { lead, created } = await leads.submitForm(bot, { rowId: sessionId, key, timezone: session.visitor_timezone }, form);

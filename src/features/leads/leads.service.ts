@@ -192,20 +192,26 @@ export function createLeadService({ db, clock }: { db: Db; clock: Clock }) {
     },
 
     /** The widget's lead form: details for the session's lead, validated and normalised. */
+    /**
+     * Checks a lead form before anything is stored for it (the session included): 400 for a bad email
+     * or phone, or for neither when the session does not exist yet and so has no lead to complete.
+     */
+    checkForm(form: { email?: string; phone?: string }, session: { timezone?: string | null } | null): void {
+      const { email, phone } = readContact(form, session?.timezone);
+      if (!session && !email && !phone) throw new ValidationError(CONTACT_REQUIRED);
+    },
+
     async submitForm(
       bot: LeadBot,
       session: { rowId: string; key: string; timezone?: string | null },
       form: { name?: string; email?: string; phone?: string; extra?: Record<string, string> },
     ): Promise<{ lead: LeadView; created: boolean }> {
-      const email = form.email?.trim() ? normaliseEmail(form.email) : undefined;
-      if (form.email?.trim() && !email) throw new ValidationError("field 'email' is not an email address");
-      const phone = form.phone?.trim() ? normalisePhone(form.phone, countryOfTimezone(session.timezone)) : undefined;
-      if (form.phone?.trim() && !phone) throw new ValidationError("field 'phone' is not a valid phone number (use the international form, e.g. +44 20 7946 0958)");
+      const { email, phone } = readContact(form, session.timezone);
       return db.transaction().execute(async (trx) => {
         const stored = await repo.sessionLeadState(trx, session.rowId);
         const state = parseState(stored?.lead_state);
         const existing = await repo.findLeadOfSession(trx, session.rowId);
-        if (!existing && !email && !phone) throw new ValidationError("field 'email' or 'phone' is required");
+        if (!existing && !email && !phone) throw new ValidationError(CONTACT_REQUIRED);
         const extra = Object.fromEntries(Object.entries(form.extra ?? {}).map(([k, v]) => [k, String(v).slice(0, MAX_EXTRA_CHARS)]));
         const { lead, created } = await applyDetails(trx, bot, session, state, { name: form.name?.trim() || undefined, email, phone, extra });
         await repo.saveLeadState(trx, session.rowId, JSON.stringify(state));
@@ -218,6 +224,17 @@ export function createLeadService({ db, clock }: { db: Db; clock: Clock }) {
       return { leads: rows.map(leadView), total };
     },
   };
+}
+
+const CONTACT_REQUIRED = "field 'email' or 'phone' is required";
+
+/** The form's email and phone, normalised (the phone read with the country of the session's time zone). */
+function readContact(form: { email?: string; phone?: string }, timezone: string | null | undefined): { email?: string; phone?: string } {
+  const email = form.email?.trim() ? normaliseEmail(form.email) : undefined;
+  if (form.email?.trim() && !email) throw new ValidationError("field 'email' is not an email address");
+  const phone = form.phone?.trim() ? normalisePhone(form.phone, countryOfTimezone(timezone)) : undefined;
+  if (form.phone?.trim() && !phone) throw new ValidationError("field 'phone' is not a valid phone number (use the international form, e.g. +44 20 7946 0958)");
+  return { email, phone };
 }
 
 const CSV_COLUMNS = ['id', 'created_at', 'name', 'email', 'phone', 'session_id', 'extra'] as const;

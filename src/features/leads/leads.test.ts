@@ -32,6 +32,11 @@ describe('lead extraction', () => {
     assert.equal(findDetails('Hi, my name is Ana Silva and I need help').name, 'Ana Silva');
     assert.equal(findDetails("I'm Marco, I have a question").name, 'Marco');
     assert.equal(findDetails("I'm looking for shoes").name, undefined);
+    // "Call me" names someone only when a name follows.
+    assert.equal(findDetails('Call me Ishmael').name, 'Ishmael');
+    for (const text of ['You can call me back at +44 20 7946 0958', 'call me at +44 20 7946 0958', 'c3@example.com, call me tomorrow', 'Please call me Tomorrow at 5', 'call me ASAP']) {
+      assert.equal(findDetails(text).name, undefined, text);
+    }
     assert.equal(findDetails("Je m'appelle Claire Dubois").name, 'Claire Dubois');
     assert.equal(findDetails('Ich heiße Jonas').name, 'Jonas');
     assert.equal(findDetails('Me llamo Lucía').name, 'Lucía');
@@ -165,6 +170,9 @@ describe('leads', () => {
     assert.match((await widget({ session_id: 'form-1', email: 'not-an-email' })).body.detail, /'email'/);
     assert.match((await widget({ session_id: 'form-1', phone: '12' })).body.detail, /'phone'/);
     assert.match((await widget({ session_id: 'form-1', name: 'Only A Name' })).body.detail, /'email' or 'phone'/);
+    // A refused form stores nothing, not even its session (no session.started, no visit counted).
+    assert.equal((await t.request('GET', '/api/v1/conversations/form-1', { token: key.key })).status, 404);
+    assert.equal((await listEvents(t.runtime.database.db, bot.id)).filter((e) => e.event === 'session.started' && JSON.stringify(e.data).includes('form-1')).length, 0);
     const created = await widget({ session_id: 'form-1', name: 'Zoe', email: 'ZOE@Example.com', extra: { company: 'Zed' } });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.lead.email, 'zoe@example.com');
