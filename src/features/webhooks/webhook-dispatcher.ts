@@ -128,7 +128,8 @@ export function createWebhookDispatcher(deps: DispatcherDeps) {
     const at = isoAt(clock.now());
     const statusCode = result.ok ? result.status : (result.status ?? null);
     const error = result.ok ? null : `${result.reason}: ${result.detail}`.slice(0, EXCERPT_CHARS);
-    const excerpt = result.ok ? result.body.subarray(0, EXCERPT_CHARS * 4).toString('utf8').slice(0, EXCERPT_CHARS) : null;
+    const answered = result.ok ? result.body.subarray(0, EXCERPT_CHARS * 4).toString('utf8') : result.bodyStart;
+    const excerpt = answered === undefined ? null : answered.slice(0, EXCERPT_CHARS);
     const last = once || number > retryDelaysSec.length;
     const status = result.ok ? 'delivered' : last ? 'dropped' : 'pending';
     const nextAttemptAt = status === 'pending' ? isoAt(clock.now() + retryDelaysSec[number - 1]! * 1000) : null;

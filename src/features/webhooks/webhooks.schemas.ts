@@ -82,7 +82,7 @@ export const DeliveryListSchema = withExamples(
         delivered_at: '2026-03-02T09:30:01.318Z',
         body: JSON.stringify(deliveryBody),
         attempt_log: [
-          { attempt: 1, status_code: 503, latency_ms: 87, error: null, response_excerpt: 'Service Unavailable', created_at: '2026-03-02T09:30:00.204Z' },
+          { attempt: 1, status_code: 503, latency_ms: 87, error: 'http_error: the server answered 503', response_excerpt: 'Service Unavailable', created_at: '2026-03-02T09:30:00.204Z' },
           { attempt: 2, status_code: 200, latency_ms: 64, error: null, response_excerpt: 'ok', created_at: '2026-03-02T09:30:01.318Z' },
         ],
       },

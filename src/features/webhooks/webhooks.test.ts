@@ -131,6 +131,9 @@ describe('webhooks', () => {
     assert.equal(delivery.status, 'delivered');
     assert.equal(delivery.attempts, 4);
     assert.deepEqual(delivery.attempt_log.map((a: { status_code: number }) => a.status_code), [500, 500, 500, 200]);
+    // A failing receiver's own words are kept too: they say why it failed.
+    const excerpts = delivery.attempt_log.map((a: { response_excerpt: string | null }) => a.response_excerpt);
+    assert.deepEqual(excerpts, ['receiver error', 'receiver error', 'receiver error', '{"received":true}']);
     assert.equal(delivery.body, got[0]!.body);
   });
 

@@ -57,6 +57,8 @@ export interface FetchFailure {
   detail: string;
   /** The HTTP status, for `http_error`. */
   status?: number;
+  /** For `http_error`: the start of the answer's body as text (a receiver's own account of the failure). */
+  bodyStart?: string;
 }
 
 /** What a guarded fetch resolves to. */
@@ -158,8 +160,9 @@ const decoders: Record<string, (input: Buffer, options: zlib.ZlibOptions | zlib.
 async function readResponse(url: string, response: Dispatcher.ResponseData, maxBytes: number): Promise<FetchResult> {
   const { statusCode: status } = response;
   if (status < 200 || status > 299) {
-    await response.body.dump();
-    return failure('http_error', `the server answered ${status}`, status);
+    const failed = failure('http_error', `the server answered ${status}`, status);
+    const bodyStart = await readStart(response);
+    return bodyStart === undefined ? failed : { ...failed, bodyStart };
   }
   const declared = Number(headerValue(response.headers['content-length']));
   if (Number.isFinite(declared) && declared > maxBytes) {
@@ -192,6 +195,32 @@ async function readResponse(url: string, response: Dispatcher.ResponseData, maxB
   }
   const contentType = headerValue(response.headers['content-type']) ?? '';
   return { ok: true, url, status, contentType, body };
+}
+
+// Enough for a delivery log's excerpt; the rest of a failing answer is not read.
+const FAILURE_BODY_BYTES = 2048;
+
+/** The start of a failing answer's body as text, or undefined when it is empty or compressed. */
+async function readStart(response: Dispatcher.ResponseData): Promise<string | undefined> {
+  const encoding = headerValue(response.headers['content-encoding'])?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') {
+    await response.body.dump();
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of response.body) {
+      chunks.push(chunk as Buffer);
+      total += (chunk as Buffer).length;
+      if (total >= FAILURE_BODY_BYTES) break;
+    }
+  } catch {
+    // The body is only a courtesy: a broken one leaves the failure as it is.
+  }
+  if (total >= FAILURE_BODY_BYTES) response.body.destroy();
+  const text = Buffer.concat(chunks, total).subarray(0, FAILURE_BODY_BYTES).toString('utf8');
+  return text === '' ? undefined : text;
 }
 
 function classifyError(err: unknown): FetchFailure {
