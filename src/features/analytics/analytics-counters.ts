@@ -39,9 +39,14 @@ export function hourOf(iso: string): string {
   return iso.slice(0, 13);
 }
 
+// After the last hour of year 9999 comes "+010000-…", which sorts before every stored time: this
+// sorts after them all, as the next hour does.
+const AFTER_LAST_HOUR = '9999-12-31T24:00:00.000Z';
+
 /** The start of the hour after the one `iso` falls in, as ISO 8601. */
 export function nextHourStart(iso: string): string {
-  return new Date(Date.parse(`${hourOf(iso)}:00:00.000Z`) + 3_600_000).toISOString();
+  const next = new Date(Date.parse(`${hourOf(iso)}:00:00.000Z`) + 3_600_000).toISOString();
+  return next.startsWith('+') ? AFTER_LAST_HOUR : next;
 }
 
 /** What one stored message adds to its hour (negate it for a removal). */

@@ -41,6 +41,9 @@ describe('analytics', () => {
     const dateOnly = await t.request('GET', '/api/v1/analytics?since=2000-01-01', { token: key.key });
     assert.equal(dateOnly.body.since, '2000-01-01', 'echoed as sent');
     assert.equal(dateOnly.body.total_messages, 8);
+    // Within the last hour of year 9999 nothing has happened yet (the next hour is not year 10000's '+0…').
+    const lastHour = await t.request('GET', `/api/v1/analytics?since=${encodeURIComponent('9999-12-31T23:00:00.001Z')}`, { token: key.key });
+    assert.deepEqual([lastHour.body.total_messages, lastHour.body.unique_sessions, lastHour.body.total_leads], [0, 0, 0]);
     // A day the calendar lacks is refused, not rolled over into the next month.
     for (const bad of ['yesterday', '2026-13-45', '12345', '2026-02-30', '2026-11-31', '2026-04-31T00:00:00Z']) {
       const res = await t.request('GET', `/api/v1/analytics?since=${bad}`, { token: key.key });
