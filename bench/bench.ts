@@ -8,8 +8,8 @@
  * a `BENCH_JSON {…}` line.
  *
  * Environment: BENCH_DURATION (measured seconds per scenario, default 10), BENCH_CONNECTIONS
- * (default 32), BENCH_WARMUP (warm-up seconds, default 3), BENCH_ONLY=analytics, BENCH_ONLY=answers or BENCH_ONLY=widget
- * (only those figures), BENCH_WIDGET_LOADS (page loads per widget figure, default 20).
+ * (default 32), BENCH_WARMUP (warm-up seconds, default 3), BENCH_ONLY=analytics, BENCH_ONLY=answers, BENCH_ONLY=provider or
+ * BENCH_ONLY=widget (only those figures), BENCH_WIDGET_LOADS (page loads per widget figure, default 20).
  *
  * Exit code: 0 when the bench ran (a missed target only prints FAIL); 1 on an error, including
  * any non-2xx response or connection error during a measured run.
@@ -18,10 +18,12 @@
  */
 import { measureAnalytics } from './analytics.ts';
 import { measureWidget, reportWidget, type WidgetFigures } from './widget.ts';
+import net from 'node:net';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { measureIngestion, measureLocalAnswers, type LatencyRow } from './knowledge.ts';
-import { chatQuestions, loadChatKnowledge, measureFirstToken, measureProviderOverhead, startFakeOpenAiServer, CHAT_SOURCE_CHARS } from './chat.ts';
+import { chatQuestions, loadChatKnowledge, measureFirstToken, measureProviderOverhead, CHAT_SOURCE_CHARS } from './chat.ts';
+import { measureProviderThroughput, PROVIDER_TARGETS, type ProviderThroughput } from './provider.ts';
 import { cleanup, freePort, makeTempDir, measure, round, startServer, table, waitForHttp, type LoadResult } from './lib.ts';
 import { measureChatWithWebhook, measureDeliveryRate, measureEventLag, registerWebhook } from './webhooks.ts';
 
@@ -146,9 +148,23 @@ async function main(): Promise<void> {
   const warmupSec = envNumber('BENCH_WARMUP', 3, 0);
   const load = { connections, durationSec, warmupSec };
 
-  const [barePort, parleyPort, receiverPort] = await distinctFreePorts(3);
+  const [barePort, parleyPort, receiverPort, providerPort, proxyPort] = await distinctFreePorts(5);
   const dataDir = makeTempDir('parley-bench-');
-  const provider = await startFakeOpenAiServer();
+  const provider = startServer({
+    name: 'provider',
+    args: ['--import', 'tsx', 'bench/lean-provider.ts'],
+    cwd: ROOT,
+    env: childEnv({ HOST, PORT: String(providerPort) }),
+    url: `http://${HOST}:${providerPort}`,
+  });
+  const providerBaseUrl = `${provider.url}/v1`;
+  const proxy = startServer({
+    name: 'proxy',
+    args: ['--import', 'tsx', 'bench/provider-proxy.ts'],
+    cwd: ROOT,
+    env: childEnv({ NODE_ENV: 'production', HOST, PORT: String(proxyPort), UPSTREAM: providerBaseUrl }),
+    url: `http://${HOST}:${proxyPort}`,
+  });
 
   const bare = startServer({
     name: 'bare',
@@ -172,7 +188,7 @@ async function main(): Promise<void> {
       PARLEY_RATE_IP_PER_MIN: '100000000',
       PARLEY_RATE_WIDGET_PER_MIN: '100000000',
       PARLEY_MONTHLY_MESSAGES: '1000000000',
-      OPENAI_BASE_URL: provider.baseUrl,
+      OPENAI_BASE_URL: providerBaseUrl,
       // The webhook receiver is on 127.0.0.1.
       PARLEY_ALLOW_PRIVATE_NETWORK: '1',
     }),
@@ -189,7 +205,7 @@ async function main(): Promise<void> {
   // cores with the service and the load generator, so it runs at the lowest priority and takes
   // what CPU they leave.
   if (receiver.pid) os.setPriority(receiver.pid, 19);
-  await Promise.all([waitForHttp(bare, '/bare'), waitForHttp(parley, '/healthz'), waitForHttp(receiver, '/stats')]);
+  await Promise.all([waitForHttp(bare, '/bare'), waitForHttp(parley, '/healthz'), waitForHttp(receiver, '/stats'), waitForPort(provider), waitForPort(proxy)]);
 
   const fixtures = await makeFixtures(parley.url);
   if (process.env.BENCH_ONLY === 'analytics') {
@@ -201,6 +217,12 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'answers') {
     const l = await measureLocalAnswers();
     console.log(`${l.name}: p50 ${l.p50.toFixed(2)} ms, p95 ${l.p95.toFixed(2)} ms`);
+    await cleanup();
+    process.exit(0);
+  }
+  if (process.env.BENCH_ONLY === 'provider') {
+    const figures = await measureProviderThroughput(fixtures, proxy.url, load);
+    reportProvider(figures, load, []);
     await cleanup();
     process.exit(0);
   }
@@ -269,14 +291,16 @@ async function main(): Promise<void> {
   latency.push(await measureFirstToken(parley.url, fixtures.botId, questions));
   console.log('measuring the OpenAI-compatible path against a local fake provider …');
   await fixtures.api('PATCH', `/api/dashboard/bots/${fixtures.botId}`, { token: fixtures.token, body: { selected_model: 'gpt-4o-mini' } });
-  const overhead = await measureProviderOverhead(parley.url, fixtures.botId, provider, questions);
-  await provider.close();
+  const overhead = await measureProviderOverhead(parley.url, fixtures.botId, providerBaseUrl, questions);
+  console.log('measuring chat through the provider, beside a 20-line proxy to it …');
+  const throughput = await measureProviderThroughput(fixtures, proxy.url, load);
+  if (throughput.failed > 0) problems.push(`chat through the provider: ${throughput.failed} failed requests`);
   console.log('measuring analytics and the scorecard on a bot with 1,000,000 messages …');
   latency.push(...(await measureAnalytics(fixtures, dataDir)));
   console.log(`measuring the widget: script size, and ${process.env.BENCH_WIDGET_LOADS ?? 20} demo page loads in headless Chromium …`);
   const widget = await measureWidget(fixtures);
 
-  report(rows, load, problems, latency, overhead, { deliveries, eventLag, chatWithWebhook }, widget);
+  report(rows, load, problems, latency, overhead, throughput, { deliveries, eventLag, chatWithWebhook }, widget);
 
   await cleanup();
   if (problems.length > 0) {
@@ -328,6 +352,7 @@ function report(
   problems: string[],
   latency: LatencyRow[],
   overhead: Awaited<ReturnType<typeof measureProviderOverhead>>,
+  throughput: ProviderThroughput,
   webhooks: {
     deliveries: Awaited<ReturnType<typeof measureDeliveryRate>>;
     eventLag: Awaited<ReturnType<typeof measureEventLag>>;
@@ -403,6 +428,8 @@ function report(
   targets.push({ scenario: 'OpenAI-compatible path', target: 'added before the first token (p50) < 5 ms', value: round(overhead.addedP50, 3), pass: addedPass });
   console.log(`  target: Parley adds < 5 ms before the first token (p50) ... ${ms(overhead.addedP50)} ms  ${addedPass ? 'PASS' : 'FAIL'}`);
 
+  const providerJson = reportProvider(throughput, load, targets);
+
   const { deliveries, eventLag, chatWithWebhook } = webhooks;
   console.log('');
   const rps = (xs: number[]) => xs.map((x) => Math.round(x)).join(', ');
@@ -443,6 +470,7 @@ function report(
     })),
     latency: [...latency, overhead.direct, overhead.viaParley].map((l) => ({ name: l.name, samples: l.samples, p50_ms: round(l.p50, 3), p95_ms: round(l.p95, 3) })),
     provider_added_p50_ms: round(overhead.addedP50, 3),
+    provider: providerJson,
     widget: widgetReport.json,
     webhooks: { chat_rps_without: chatWithWebhook.without.map((x) => round(x, 1)), chat_rps_with: chatWithWebhook.withHook.map((x) => round(x, 1)), chat_ratio: round(chatWithWebhook.ratio, 4), deliveries_per_sec: round(deliveries.perSecond, 1), delivered: deliveries.delivered, event_to_receiver_p50_ms: eventLag.p50_ms, event_to_receiver_p95_ms: eventLag.p95_ms },
     targets,
@@ -450,6 +478,46 @@ function report(
     problems,
   };
   console.log(`BENCH_JSON ${JSON.stringify(json)}`);
+}
+
+/** Prints chat through the provider beside the proxy, adds its targets, and returns its JSON. */
+function reportProvider(figures: ProviderThroughput, load: { connections: number }, targets: { scenario: string; target: string; value: number; pass: boolean }[]) {
+  const rps = (xs: number[]) => xs.map((x) => Math.round(x)).join(', ');
+  console.log('');
+  console.log(`chat through the provider, req/s at ${load.connections} connections: 20-line proxy ${rps(figures.proxyRps)}; Parley ${rps(figures.parleyRps)}`);
+  const ratioPass = figures.ratio >= PROVIDER_TARGETS.minRatio;
+  targets.push({ scenario: 'chat through the provider', target: `>= ${PROVIDER_TARGETS.minRatio * 100}% of the proxy's requests/s`, value: round(figures.ratio, 4), pass: ratioPass });
+  console.log(`  target: Parley >= ${PROVIDER_TARGETS.minRatio * 100}% of the proxy ... ${(figures.ratio * 100).toFixed(1)}%  ${ratioPass ? 'PASS' : 'FAIL'}`);
+  console.log(`one request at a time, p50: proxy ${figures.proxyP50.toFixed(2)} ms, Parley ${figures.parleyP50.toFixed(2)} ms`);
+  const addedPass = figures.addedP50 < PROVIDER_TARGETS.maxAddedMs;
+  targets.push({ scenario: 'chat through the provider', target: `added over the proxy (p50, one at a time) < ${PROVIDER_TARGETS.maxAddedMs} ms`, value: round(figures.addedP50, 3), pass: addedPass });
+  console.log(`  target: Parley adds < ${PROVIDER_TARGETS.maxAddedMs} ms over the proxy (p50) ... ${figures.addedP50.toFixed(2)} ms  ${addedPass ? 'PASS' : 'FAIL'}`);
+  return {
+    proxy_rps: figures.proxyRps.map((x) => round(x, 1)),
+    parley_rps: figures.parleyRps.map((x) => round(x, 1)),
+    ratio: round(figures.ratio, 4),
+    proxy_p50_ms: round(figures.proxyP50, 3),
+    parley_p50_ms: round(figures.parleyP50, 3),
+    added_p50_ms: round(figures.addedP50, 3),
+  };
+}
+
+/** Waits until a child that serves no health route accepts connections. */
+async function waitForPort(server: { url: string }, timeoutMs = 30_000): Promise<void> {
+  const { hostname, port } = new URL(server.url);
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(Number(port), hostname, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > until) throw new Error(`${server.url} did not start`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 main().catch(async (err) => {

@@ -6,7 +6,6 @@
  * alone).
  */
 import { performance } from 'node:perf_hooks';
-import { startFakeOpenAiServer } from '../src/features/answers/providers/fake-openai-server.ts';
 import { makeDocument, percentile, pseudoRandom, row, type LatencyRow } from './knowledge.ts';
 
 /** Characters per generated source: a help-centre article's size. */
@@ -89,22 +88,16 @@ export interface ProviderOverhead {
 }
 
 /**
- * The OpenAI-compatible path: the same fake provider (streaming at once) asked directly and
+ * The OpenAI-compatible path: the same local provider (streaming at once) asked directly and
  * through Parley's stream, alternating request by request, so that both see the same machine.
  */
-export async function measureProviderOverhead(
-  parleyUrl: string,
-  botId: string,
-  provider: Awaited<ReturnType<typeof startFakeOpenAiServer>>,
-  questions: string[],
-): Promise<ProviderOverhead> {
-  provider.behave({ kind: 'stream', chunks: ['The answer ', 'comes ', 'at once.'] });
+export async function measureProviderOverhead(parleyUrl: string, botId: string, providerBaseUrl: string, questions: string[]): Promise<ProviderOverhead> {
   const direct: number[] = [];
   const via: number[] = [];
   for (let i = 0; i < questions.length; i++) {
     const question = questions[i]!;
     const d = await timeToFirst(
-      `${provider.baseUrl}/chat/completions`,
+      `${providerBaseUrl}/chat/completions`,
       {
         method: 'POST',
         headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
@@ -117,12 +110,8 @@ export async function measureProviderOverhead(
       direct.push(d);
       via.push(p);
     }
-    // The fake provider keeps every request it saw; the bench does not need them.
-    provider.requests.length = 0;
   }
   const directRow = row('fake provider alone: time to first chunk', direct, { percentile: 'p50', maxMs: Infinity });
   const viaRow = row('stream: time to first token, OpenAI-compatible fake provider', via, { percentile: 'p50', maxMs: Infinity });
   return { direct: directRow, viaParley: viaRow, addedP50: percentile(via, 50) - percentile(direct, 50) };
 }
-
-export { startFakeOpenAiServer };

@@ -1,0 +1,59 @@
+/**
+ * Chat through an LLM provider, Parley beside the smallest useful service: the same local provider
+ * (bench/lean-provider.ts) behind `POST /api/v1/chat` of a bot without knowledge and behind a
+ * 20-line Node proxy (bench/provider-proxy.ts), in alternating runs. Reported: requests per second
+ * at the configured connections (Parley as a share of the proxy) and, one request at a time, the
+ * p50 that Parley adds (auth, quota, the session and both messages stored, retrieval, the prompt,
+ * the AI SDK).
+ */
+import { measure, type LoadOptions, type LoadResult } from './lib.ts';
+import type { Fixtures } from './bench.ts';
+
+export interface ProviderThroughput {
+  proxyRps: number[];
+  parleyRps: number[];
+  /** Parley's requests per second over the proxy's, summed over the runs. */
+  ratio: number;
+  /** p50 one request at a time: the proxy's and Parley's (medians of the runs), and the difference. */
+  proxyP50: number;
+  parleyP50: number;
+  addedP50: number;
+  failed: number;
+}
+
+export const PROVIDER_TARGETS = { minRatio: 0.6, maxAddedMs: 2 };
+
+export async function measureProviderThroughput(fixtures: Fixtures, proxyUrl: string, load: LoadOptions, pairs = 2): Promise<ProviderThroughput> {
+  const bot = await fixtures.api<{ id: string }>('POST', '/api/dashboard/bots', { token: fixtures.token, body: { name: 'Provider bench bot', selected_model: 'gpt-4o-mini' } });
+  const key = await fixtures.api<{ key: string }>('POST', '/api/keys', { token: fixtures.token, body: { bot_id: bot.id, name: 'provider bench', scopes: ['chat'] } });
+  const body = JSON.stringify({ text: 'What are your opening hours on Saturday?' });
+  const proxy = { url: `${proxyUrl}/`, method: 'POST', headers: { 'content-type': 'application/json' }, body };
+  const parley = { url: `${fixtures.parleyUrl}/api/v1/chat`, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key.key}` }, body };
+
+  const result: ProviderThroughput = { proxyRps: [], parleyRps: [], ratio: 0, proxyP50: 0, parleyP50: 0, addedP50: 0, failed: 0 };
+  const count = (r: LoadResult) => (result.failed += r.non2xx + r.errors);
+  const runLoad = { ...load, durationSec: Math.max(3, Math.round(load.durationSec / 2)) };
+  for (let i = 0; i < pairs; i++) {
+    const p = await measure(proxy, runLoad);
+    const q = await measure(parley, runLoad);
+    count(p);
+    count(q);
+    result.proxyRps.push(p.rps);
+    result.parleyRps.push(q.rps);
+  }
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  result.ratio = sum(result.parleyRps) / Math.max(1, sum(result.proxyRps));
+
+  const single = { connections: 1, warmupSec: 1, durationSec: 3 };
+  const proxyP50s: number[] = [];
+  const parleyP50s: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    proxyP50s.push((await measure(proxy, single)).p50);
+    parleyP50s.push((await measure(parley, single)).p50);
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  result.proxyP50 = median(proxyP50s);
+  result.parleyP50 = median(parleyP50s);
+  result.addedP50 = result.parleyP50 - result.proxyP50;
+  return result;
+}
