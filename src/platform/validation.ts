@@ -1,6 +1,6 @@
 /**
- * Schema validation: bodies are checked strictly (a wrong type is a 400, never coerced), while
- * query strings, path params and headers are coerced from their string form.
+ * Schema validation: bodies are checked strictly (a wrong type or a number that is not finite is a
+ * 400, never coerced), while query strings, path params and headers are coerced from their string form.
  */
 import { Ajv, type ErrorObject } from 'ajv';
 import type AjvCoreModule from 'ajv/dist/core.js';
@@ -49,6 +49,46 @@ function makeAjv(coerceTypes: boolean | 'array'): Ajv {
 const bodyAjv = makeAjv(false);
 const paramAjv = makeAjv('array');
 
+/**
+ * The JSON pointer to the first number in `value` that is not finite, or null. JSON.parse reads
+ * 1e400 as Infinity and JSON Schema's `number` takes it, but it cannot be stored or sent back.
+ */
+function nonFiniteNumberAt(value: unknown): string | null {
+  // Iterative: a body's depth is capped by the JSON parser, but this walker needs no stack either way.
+  const pending: [unknown, string][] = [[value, '']];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [node, path] = next;
+    if (typeof node === 'number') {
+      if (!Number.isFinite(node)) return path;
+    } else if (node !== null && typeof node === 'object' && !ArrayBuffer.isView(node)) {
+      // Pushed last to first, so the first one in the body is reported.
+      for (const [key, child] of Object.entries(node).reverse()) pending.push([child, `${path}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+    }
+  }
+  return null;
+}
+
+/**
+ * A body validator: the schema, then no non-finite number anywhere in the body (one rule for every
+ * route, `Type.Unknown()` metadata included). Called as Fastify calls an Ajv function.
+ */
+function compileBody(schema: object) {
+  const validate = bodyAjv.compile(schema);
+  const check = (data: unknown, context?: Parameters<typeof validate>[1]): boolean => {
+    if (!validate(data, context)) {
+      check.errors = validate.errors ?? null;
+      return false;
+    }
+    const at = nonFiniteNumberAt(data);
+    check.errors = at === null ? null : [{ keyword: 'finite', instancePath: at, schemaPath: '#', params: {}, message: 'must be a finite number' }];
+    return at === null;
+  };
+  check.errors = null as ErrorObject[] | null;
+  // Fastify passes the parent request only to functions that look like Ajv's (for root defaults).
+  check.schemaEnv = validate.schemaEnv;
+  return check;
+}
+
 // Query strings and path params arrive as text, and Ajv's coercion reads "0x10", "1e2", " 10" and
 // "10.0" as numbers: an integer there is written in decimal digits, or it is a 400 like "abc".
 const INTEGER_TEXT = /^-?\d+$/;
@@ -63,7 +103,7 @@ function integerProperties(schema: unknown): string[] {
 
 /** Fastify validator compiler that picks the Ajv instance by the part of the request. */
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
-  if (httpPart === 'body') return bodyAjv.compile(schema as object) as ReturnType<FastifySchemaCompiler<any>>;
+  if (httpPart === 'body') return compileBody(schema as object) as unknown as ReturnType<FastifySchemaCompiler<any>>;
   const validate = paramAjv.compile(schema as object);
   const integers = integerProperties(schema);
   if (integers.length === 0) return validate as ReturnType<FastifySchemaCompiler<any>>;
@@ -114,6 +154,6 @@ export function describeValidationError(errors: ErrorObject[], context: string |
  * raw, checked, then parsed): null when the value passes, else the 400 detail naming the field.
  */
 export function compileBodyValidator(schema: object): (value: unknown) => string | null {
-  const validate = bodyAjv.compile(schema);
+  const validate = compileBody(schema);
   return (value) => (validate(value) ? null : describeValidationError(validate.errors ?? [], 'body'));
 }

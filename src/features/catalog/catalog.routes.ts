@@ -36,21 +36,23 @@ const DocumentedEventSchema = withNamedExamples(CatalogEventSchema, {
 export function catalogRoutes(deps: { catalog: CatalogService; bots: BotService }) {
   const { catalog, bots } = deps;
   return async function (fastify: FastifyInstance) {
-    // The delivery route reads its JSON body as text: the signature covers the exact bytes.
+    // The delivery route reads its body as text, whatever its type: the signature covers the exact
+    // bytes, and the bot (404) and signature (401) are checked before the type (415) or body (400).
     await fastify.register(async function signedDelivery(scope) {
-      scope.removeContentTypeParser('application/json');
-      scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
       scope.withTypeProvider<TypeBoxTypeProvider>().post('/api/catalog/:bot_id/events', {
         schema: {
           operationId: 'catalogEvent',
           tags: ['catalog'],
           summary: 'Deliver a product or media change',
-          description: `A change from the business's own system, signed: \`X-Catalog-Signature\` is the lowercase hex HMAC-SHA256 of the raw body keyed with the catalog secret. Body \`{event, external_id, item}\`; events ${CATALOG_EVENTS.join(', ')}. Checked in this order: unknown bot 404, signature 401, body 400, match 404 (none) or 409 (several, or a create that exists).`,
-          params: Type.Object({ bot_id: Type.String({ maxLength: 64 }) }),
+          description: `A change from the business's own system, signed: \`X-Catalog-Signature\` is the lowercase hex HMAC-SHA256 of the raw body keyed with the catalog secret. Body \`{event, external_id, item}\`; events ${CATALOG_EVENTS.join(', ')}. Checked in this order: unknown bot 404, signature 401, \`Content-Type\` other than application/json 415, body 400, match 404 (none) or 409 (several, or a create that exists).`,
+          // Any text: an id that is no bot's, however long, is a 404 before anything else is looked at.
+          params: Type.Object({ bot_id: Type.String() }),
           headers: Type.Object({
             'x-catalog-signature': Type.Optional(Type.String({ description: 'lowercase hex HMAC-SHA256 of the raw body, keyed with the catalog secret (required: 401 without it)' })),
           }),
-          body: Type.String({ description: 'JSON: {event, external_id, item}' }),
+          // No `body` schema: a missing or odd body must not answer 400 before the bot and signature.
           documentedBody: { 'application/json': DocumentedEventSchema },
           response: {
             200: withExamples(Type.Object({ success: Type.Boolean(), event: Type.String(), item_id: Type.String({ description: 'the internal id, for diagnostics' }) }), {
@@ -67,7 +69,9 @@ export function catalogRoutes(deps: { catalog: CatalogService; bots: BotService 
           const botId = request.params.bot_id;
           if (!isUuid(botId)) throw new NotFoundError('Bot not found');
           await bots.get(botId);
-          return catalog.receive(botId, request.body, request.headers['x-catalog-signature']);
+          const body = typeof request.body === 'string' ? request.body : '';
+          const json = /^application\/json\s*(;|$)/i.test(request.headers['content-type'] ?? '');
+          return catalog.receive(botId, { body, signature: request.headers['x-catalog-signature'], json });
         },
       });
     });

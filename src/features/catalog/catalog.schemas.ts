@@ -31,14 +31,25 @@ export const MediaFieldsSchema = Type.Object({
 
 const ExternalId = Type.String({ minLength: 1, maxLength: 256 });
 
-/** The body of a signed delivery; `item` is checked against its kind's fields by the service. */
-export const CatalogEventSchema = Type.Object({
+/** What every delivery must carry, checked before its event (and so its kind) is known. */
+export const CatalogEnvelopeSchema = Type.Object({
   // A union built from the list has no static type of its own: Unsafe names it.
   event: Type.Unsafe<(typeof CATALOG_EVENTS)[number]>(Type.Union(CATALOG_EVENTS.map((e) => Type.Literal(e)))),
   external_id: ExternalId,
-  item: Type.Optional(Type.Object({}, { additionalProperties: true })),
+});
+
+/** The body of a signed delivery, as documented. */
+export const CatalogEventSchema = Type.Object({
+  ...CatalogEnvelopeSchema.properties,
+  item: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'required for created and updated (the fields of its kind); ignored for deleted' })),
 });
 export type CatalogEvent = Static<typeof CatalogEventSchema>;
+
+/** The `item` a created or updated event needs, by kind: errors name `item.<field>`. */
+export const EventItemSchemas = {
+  product: Type.Object({ item: ProductFieldsSchema }),
+  media: Type.Object({ item: MediaFieldsSchema }),
+};
 export type ProductFields = Static<typeof ProductFieldsSchema>;
 export type MediaFields = Static<typeof MediaFieldsSchema>;
 

@@ -9,14 +9,14 @@ import type { Db } from '../../db/database.ts';
 import type { DialectSeam } from '../../db/dialect.ts';
 import { isoAt, type Clock } from '../../platform/clock.ts';
 import type { SecretBox } from '../../platform/encryption.ts';
-import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from '../../platform/errors.ts';
+import { ConflictError, NotFoundError, UnauthorizedError, UnsupportedMediaTypeError, ValidationError } from '../../platform/errors.ts';
 import { jsonNestsDeeperThan, MAX_JSON_DEPTH } from '../../platform/http-rules.ts';
 import { timeOrderedUuid } from '../../platform/ids.ts';
 import { CREDENTIAL_PREFIX, generateCredential } from '../../platform/secrets.ts';
 import { compileBodyValidator } from '../../platform/validation.ts';
 import type { KnowledgeService } from '../knowledge/knowledge.service.ts';
 import * as repo from './catalog.repository.ts';
-import { CatalogEventSchema, MediaFieldsSchema, ProductFieldsSchema, type CatalogEvent, type MediaFields, type ProductFields } from './catalog.schemas.ts';
+import { CatalogEnvelopeSchema, EventItemSchemas, type CatalogEvent, type MediaFields, type ProductFields } from './catalog.schemas.ts';
 
 export interface CatalogServiceDeps {
   db: Db;
@@ -30,15 +30,29 @@ export interface CatalogServiceDeps {
 type Kind = repo.ItemRow['kind'];
 type ItemFields = Omit<ProductFields & MediaFields, 'url'> & { url?: string | null; external_id?: string | null };
 
-const validateEvent = compileBodyValidator(CatalogEventSchema);
-const validateFields: Record<Kind, (value: unknown) => string | null> = {
-  product: compileBodyValidator(ProductFieldsSchema),
-  media: compileBodyValidator(MediaFieldsSchema),
+const validateEnvelope = compileBodyValidator(CatalogEnvelopeSchema);
+const validateItem: Record<Kind, (value: unknown) => string | null> = {
+  product: compileBodyValidator(EventItemSchemas.product),
+  media: compileBodyValidator(EventItemSchemas.media),
 };
 const FIELDS: Record<Kind, readonly (keyof ItemFields)[]> = {
   product: ['name', 'description', 'price', 'currency', 'sku', 'url', 'image_url', 'metadata'],
   media: ['title', 'url', 'description', 'mime_type', 'metadata'],
 };
+
+/** A signed delivery as received: the raw body, its signature header, and whether it was sent as JSON. */
+export interface Delivery {
+  body: string;
+  signature: string | undefined;
+  json: boolean;
+}
+
+/** The body without `item`: a delete ignores it, whatever it holds, so the envelope is checked alone. */
+function withoutItem(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const { item: _item, ...envelope } = body as Record<string, unknown>;
+  return envelope;
+}
 
 export function itemView(row: repo.ItemRow) {
   const { bot_id: _bot, source_id: _source, metadata, price, ...rest } = row;
@@ -165,14 +179,15 @@ export function createCatalogService({ db, seam, clock, secrets, knowledge, publ
       return { secret, delivery_url: `${publicUrl}/api/catalog/${botId}/events`, created_at: at };
     },
 
-    /** A signed delivery, checked in the documented order: signature (401), body (400), match (404, 409). */
-    async receive(botId: string, rawBody: string, signature: string | undefined) {
+    /** A signed delivery, checked in the documented order: signature (401), body (415, 400), match (404, 409). */
+    async receive(botId: string, { body: rawBody, signature, json }: Delivery) {
       const stored = await repo.findSecret(db, botId);
       if (!stored) throw new UnauthorizedError('This bot has no catalog signing secret');
       const secret = secrets.decrypt(stored.secret, `catalog:${botId}`);
       if (!signature || !sameSignature(signature.trim().toLowerCase(), catalogSignature(secret, rawBody))) {
         throw new UnauthorizedError('Missing or invalid X-Catalog-Signature');
       }
+      if (!json) throw new UnsupportedMediaTypeError('A catalog event is sent as application/json');
       if (jsonNestsDeeperThan(rawBody, MAX_JSON_DEPTH)) throw new ValidationError(`The JSON body nests more than ${MAX_JSON_DEPTH} levels deep`);
       let body: unknown;
       try {
@@ -180,16 +195,16 @@ export function createCatalogService({ db, seam, clock, secrets, knowledge, publ
       } catch {
         throw new ValidationError('Request body is not valid JSON');
       }
-      const invalid = validateEvent(body);
+      const invalid = validateEnvelope(withoutItem(body));
       if (invalid) throw new ValidationError(invalid);
       const event = body as CatalogEvent;
       const [kind, action] = (event.event as string).split('.') as [Kind, 'created' | 'updated' | 'deleted'];
+      let fields: ItemFields = {};
       if (action !== 'deleted') {
-        if (!event.item) throw new ValidationError("field 'item' is required");
-        const wrong = validateFields[kind](event.item);
-        if (wrong) throw new ValidationError(wrong.replace("field '", "field 'item."));
+        const wrong = validateItem[kind](body);
+        if (wrong) throw new ValidationError(wrong);
+        fields = event.item as ItemFields;
       }
-      const fields = (event.item ?? {}) as ItemFields;
 
       const itemId = await change(botId, async (trx) => {
         if (action === 'created') {

@@ -29,6 +29,13 @@ describe('product catalog', () => {
     return { status: res.status, body: (await res.json()) as any };
   }
 
+  /** Sends raw bytes to the delivery URL with exactly the headers given (no signature unless given). */
+  async function post(botId: string, raw: string | undefined, headers: Record<string, string>) {
+    const res = await fetch(`${t.url}/api/catalog/${botId}/events`, { method: 'POST', headers, body: raw });
+    const text = await res.text();
+    return { status: res.status, detail: text ? ((JSON.parse(text) as { detail?: string }).detail ?? '') : '' };
+  }
+
   async function ask(key: string, text: string) {
     const res = await t.request('POST', '/api/v1/chat', { token: key, body: { text } });
     assert.equal(res.status, 200, res.text);
@@ -82,6 +89,99 @@ describe('product catalog', () => {
     // external_id is case-sensitive and per kind.
     assert.equal((await deliver(bot.id, secret, { ...good, external_id: 'a-1' })).status, 200);
     assert.equal((await deliver(bot.id, secret, { event: 'media.created', external_id: 'A-1', item: { title: 'Lantern manual', url: 'https://example.com/m.pdf' } })).status, 200);
+  });
+
+  it('checks the bot (404) and signature (401) before the content type (415) or body (400)', async () => {
+    const { owner, bot, secret } = await catalogBot();
+    const { bot: other } = await botWithKey(t);
+    const unknown = '00000000-0000-0000-0000-000000000000';
+    assert.equal((await post(unknown, 'x', { 'content-type': 'text/plain' })).status, 404, 'text/plain to an unknown bot');
+    assert.equal((await post(unknown, 'x', { 'content-type': 'application/octet-stream', 'x-catalog-signature': 'ab' })).status, 404);
+    assert.equal((await post(unknown, undefined, {})).status, 404, 'no body at all');
+    assert.equal((await post('b'.repeat(100), 'x', { 'content-type': 'text/plain' })).status, 404, 'an over-long id is no bot');
+    assert.equal((await post(bot.id, 'x', { 'content-type': 'text/plain' })).status, 401, 'text/plain without a signature');
+    assert.equal((await post(bot.id, 'x', { 'content-type': 'text/plain', 'x-catalog-signature': 'deadbeef' })).status, 401);
+    assert.equal((await post(bot.id, undefined, {})).status, 401, 'no body and no signature');
+    assert.equal((await post(other.id, 'x', { 'content-type': 'text/plain', 'x-catalog-signature': catalogSignature(secret, 'x') })).status, 401, 'a bot without a secret');
+
+    const raw = JSON.stringify({ event: 'product.created', external_id: 'CT-1', item: { name: 'Stove' } });
+    const signed = (body: string, contentType?: string) => ({ ...(contentType && { 'content-type': contentType }), 'x-catalog-signature': catalogSignature(secret, body) });
+    assert.equal((await post(bot.id, raw, signed(raw, 'text/plain'))).status, 415, 'signed, but not sent as JSON');
+    assert.equal((await post(bot.id, raw, signed(raw, 'application/jsonx'))).status, 415);
+    assert.equal((await post(bot.id, '', signed(''))).status, 415, 'signed, without a type');
+    assert.equal((await post(bot.id, '', signed('', 'application/json'))).status, 400, 'signed, empty');
+    const items = await t.request('GET', `/api/dashboard/bots/${bot.id}/catalog/items`, { token: owner.token });
+    assert.equal(items.body.total, 0, 'nothing was stored');
+    assert.equal((await post(bot.id, raw, signed(raw, 'Application/JSON; charset=utf-8'))).status, 200);
+  });
+
+  it('ignores item on a delete, whatever it holds, and requires an object for created and updated', async () => {
+    const { owner, bot, secret } = await catalogBot();
+    for (const [n, item] of [null, 'x', 7, [1], {}, { price: 'not a number' }].entries()) {
+      const externalId = `D-${n}`;
+      assert.equal((await deliver(bot.id, secret, { event: 'product.created', external_id: externalId, item: { name: `Doomed ${n}` } })).status, 200);
+      const res = await deliver(bot.id, secret, { event: 'product.deleted', external_id: externalId, item });
+      assert.equal(res.status, 200, `${JSON.stringify(item)}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.event, 'product.deleted');
+    }
+    assert.equal((await deliver(bot.id, secret, { event: 'media.created', external_id: 'M-D', item: { title: 'Guide', url: 'https://example.com/g.pdf' } })).status, 200);
+    assert.equal((await deliver(bot.id, secret, { event: 'media.deleted', external_id: 'M-D', item: null })).status, 200);
+    assert.equal((await t.request('GET', `/api/dashboard/bots/${bot.id}/catalog/items`, { token: owner.token })).body.total, 0, 'every delete went through');
+    // A delete still checks what it uses.
+    assert.match((await deliver(bot.id, secret, { event: 'product.deleted', item: null })).body.detail, /external_id/);
+
+    for (const event of ['product.created', 'product.updated', 'media.created', 'media.updated']) {
+      for (const item of [null, 'x', [1]]) {
+        const res = await deliver(bot.id, secret, { event, external_id: 'I-1', item });
+        assert.equal(res.status, 400, `${event} ${JSON.stringify(item)}`);
+        assert.equal(res.body.detail, "field 'item' must be object");
+      }
+      assert.equal((await deliver(bot.id, secret, { event, external_id: 'I-1' })).body.detail, "field 'item' is required");
+    }
+  });
+
+  it('refuses a number that overflows to Infinity (400 naming the field) and stores nothing', async () => {
+    const { owner, bot, key, secret } = await catalogBot();
+    assert.equal((await deliver(bot.id, secret, { event: 'product.created', external_id: 'U-1', item: { name: 'Summit Kettle', price: 30, currency: 'EUR' } })).status, 200);
+    // JSON.stringify cannot write 1e400: these bodies are written by hand, as a client's would be.
+    const events: [string, RegExp][] = [
+      ['{"event":"product.updated","external_id":"U-1","item":{"price":1e400}}', /^field 'item\.price' must be a finite number$/],
+      ['{"event":"product.updated","external_id":"U-1","item":{"price":-1e400}}', /^field 'item\.price' must be a finite number$/],
+      ['{"event":"product.created","external_id":"U-2","item":{"name":"Big","price":1E+999}}', /^field 'item\.price' must be a finite number$/],
+      ['{"event":"product.updated","external_id":"U-1","item":{"metadata":{"volume":[1,1e400]}}}', /^field 'item\.metadata\.volume\.1' must be a finite number$/],
+      ['{"event":"media.created","external_id":"M-1","item":{"title":"T","url":"https://example.com/t","metadata":{"pages":-1e400}}}', /^field 'item\.metadata\.pages' must be a finite number$/],
+    ];
+    for (const [raw, detail] of events) {
+      const res = await deliver(bot.id, secret, raw);
+      assert.equal(res.status, 400, raw);
+      assert.match(res.body.detail, detail);
+    }
+
+    const items = `/api/dashboard/bots/${bot.id}/catalog/items`;
+    const created = await t.request('POST', items, { token: owner.token, body: { kind: 'product', name: 'Camp Stove', price: 45 } });
+    assert.equal(created.status, 201, created.text);
+    const dashboard: [string, string, RegExp][] = [
+      ['POST', '{"kind":"product","name":"Infinite Stove","price":1e400}', /^field 'price' must be a finite number$/],
+      ['POST', '{"kind":"product","name":"Negative Stove","price":-1e400}', /^field 'price' must be a finite number$/],
+      ['POST', '{"kind":"product","name":"Meta Stove","metadata":{"burn time":1e400}}', /^field 'metadata\.burn time' must be a finite number$/],
+      ['PATCH', '{"price":1e400}', /^field 'price' must be a finite number$/],
+    ];
+    for (const [method, raw, detail] of dashboard) {
+      const res = await t.request(method, method === 'PATCH' ? `${items}/${created.body.id}` : items, { token: owner.token, body: raw });
+      assert.equal(res.status, 400, `${method} ${raw}: ${res.text}`);
+      assert.match(res.body.detail, detail);
+    }
+
+    const list = await t.request('GET', items, { token: owner.token });
+    assert.equal(list.status, 200, list.text);
+    assert.deepEqual(
+      list.body.items.map((item: { name: string; price: number; metadata: unknown }) => [item.name, item.price, item.metadata]).sort(),
+      [['Camp Stove', 45, {}], ['Summit Kettle', 30, {}]],
+      'nothing was stored or changed',
+    );
+    const reply = await ask(key.key, 'How much is the Summit Kettle?');
+    assert.match(reply, /30 EUR/);
+    assert.doesNotMatch(reply, /Infinity/);
   });
 
   it('answers 409 and changes nothing when two items share an external id', async () => {
