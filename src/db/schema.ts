@@ -358,7 +358,7 @@ export interface OAuthClientsTable {
   client_name: string;
   /** JSON array of the registered redirect URIs, exactly as registered. */
   redirect_uris: string;
-  token_endpoint_auth_method: 'none' | 'client_secret_post';
+  token_endpoint_auth_method: 'none' | 'client_secret_post' | 'client_secret_basic';
   /** SHA-256 of the `parley_cs_` secret; null for a public client. */
   secret_hash: string | null;
   created_at: string;

@@ -23,6 +23,21 @@ export function assertOAuthError(res: TestResponse, status: number, error: strin
   assert.equal(res.headers.get('cache-control'), 'no-store');
 }
 
+/**
+ * An `Authorization: Basic` header authenticating a client (RFC 6749 §2.3.1): the id and the secret
+ * are form-urlencoded, joined by a colon, then base64-encoded.
+ */
+export function basicAuthorization(clientId: string, clientSecret: string): string {
+  const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice('v='.length);
+  return `Basic ${Buffer.from(`${encode(clientId)}:${encode(clientSecret)}`).toString('base64')}`;
+}
+
+/** Asserts a failed HTTP Basic client authentication: 401 `invalid_client` with a Basic challenge (RFC 6749 §5.2). */
+export function assertBasicChallenge(res: TestResponse): void {
+  assertOAuthError(res, 401, 'invalid_client');
+  assert.match(res.headers.get('www-authenticate') ?? '', /^Basic realm="[^"]+"/);
+}
+
 /** A PKCE verifier and its S256 challenge (RFC 7636 §4.1, §4.2). */
 export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');

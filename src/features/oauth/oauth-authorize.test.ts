@@ -147,13 +147,20 @@ describe('OAuth authorization endpoint', () => {
           assert.match(await res.text(), /cannot be completed/, label);
         }
       }
-      // RFC 6749 §3.1: a parameter sent twice cannot be trusted either.
-      const repeated = await fetchManual(t, `${query(authorizeParams(client))}&redirect_uri=${encodeURIComponent('https://attacker.example/cb')}`, {
-        headers: { accept: BROWSER_ACCEPT },
-      });
-      assert.equal(repeated.status, 400);
-      assert.equal(repeated.headers.get('location'), null);
-      assert.match(await repeated.text(), /must be sent once/);
+      // RFC 6749 §3.1: a client_id or redirect_uri sent twice cannot be trusted either, even signed in.
+      const repeats: Array<[string, string]> = [
+        ['redirect_uri', 'https://attacker.example/cb'],
+        ['redirect_uri', client.redirectUri],
+        ['client_id', client.clientId],
+      ];
+      for (const [name, value] of repeats) {
+        const repeated = await fetchManual(t, `${query(authorizeParams(client))}&${name}=${encodeURIComponent(value)}`, {
+          headers: { accept: BROWSER_ACCEPT, cookie: cookie(owner.token) },
+        });
+        assert.equal(repeated.status, 400, name);
+        assert.equal(repeated.headers.get('location'), null, name);
+        assert.match(await repeated.text(), new RegExp(`parameter &#39;${name}&#39; must be sent once`), name);
+      }
     });
 
     it('answers the same refusal as JSON to a caller that is not a browser', async () => {
@@ -209,6 +216,61 @@ describe('OAuth authorization endpoint', () => {
         }
       });
     }
+
+    it('redirects any other parameter sent twice as invalid_request, never with a code (RFC 6749 §3.1)', async () => {
+      const owner = await signUp(t);
+      const client = await registerClient(t);
+      const repeats: Array<[string, string]> = [
+        ['scope', 'admin'],
+        ['response_type', 'code'],
+        ['code_challenge', pkcePair().challenge],
+        ['code_challenge_method', 'S256'],
+      ];
+      for (const [name, value] of repeats) {
+        const repeated = `${new URLSearchParams(authorizeParams(client, { scope: 'read' }))}&${name}=${encodeURIComponent(value)}`;
+        const viaGet = await fetchManual(t, `/oauth/authorize?${repeated}`, { headers: { cookie: cookie(owner.token), accept: BROWSER_ACCEPT } });
+        const viaPost = await fetchManual(t, '/oauth/authorize', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/x-www-form-urlencoded' },
+          body: `${repeated}&decision=approve`,
+        });
+        for (const res of [viaGet, viaPost]) {
+          assert.equal(res.status, 302, `${name}: ${await res.text()}`);
+          const location = new URL(res.headers.get('location')!);
+          assert.equal(`${location.origin}${location.pathname}`, client.redirectUri);
+          assert.equal(location.searchParams.get('error'), 'invalid_request', name);
+          assert.equal(location.searchParams.get('error_description'), `parameter '${name}' must be sent once`);
+          assert.equal(location.searchParams.get('state'), 'state-123');
+          assert.equal(location.searchParams.get('code'), null);
+        }
+      }
+      // The decision too, even when both values agree.
+      const twice = await postDecision({ ...authorizeParams(client), decision: 'approve' }, { authorization: `Bearer ${owner.token}` });
+      assert.ok(new URL(twice.headers.get('location')!).searchParams.get('code'));
+      const res = await fetchManual(t, '/oauth/authorize', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: `${new URLSearchParams(authorizeParams(client))}&decision=approve&decision=approve`,
+      });
+      assert.equal(res.status, 302);
+      const location = new URL(res.headers.get('location')!);
+      assert.equal(location.searchParams.get('error'), 'invalid_request');
+      assert.equal(location.searchParams.get('code'), null);
+    });
+
+    it('redirects a repeated state as invalid_request without echoing either value', async () => {
+      const owner = await signUp(t);
+      const client = await registerClient(t);
+      const res = await fetchManual(t, `${query(authorizeParams(client, { state: 's' }))}&state=t`, { headers: { cookie: cookie(owner.token) } });
+      assert.equal(res.status, 302, await res.text());
+      const location = new URL(res.headers.get('location')!);
+      assert.equal(`${location.origin}${location.pathname}`, client.redirectUri);
+      assert.equal(location.searchParams.get('error'), 'invalid_request');
+      assert.equal(location.searchParams.get('error_description'), "parameter 'state' must be sent once");
+      assert.equal(location.searchParams.get('iss'), t.runtime.config.publicUrl);
+      assert.equal(location.searchParams.get('state'), null);
+      assert.equal(location.searchParams.get('code'), null);
+    });
 
     it('accepts a code_challenge without its method as S256', async () => {
       const owner = await signUp(t);

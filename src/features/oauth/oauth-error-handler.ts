@@ -27,6 +27,9 @@ declare module 'fastify' {
 
 const FORM = 'application/x-www-form-urlencoded';
 
+/** The challenge of a failed HTTP Basic client authentication. */
+const BASIC_CHALLENGE = 'Basic realm="Parley OAuth clients"';
+
 /** The OAuth form of any error met on an OAuth route. */
 function toOAuthError(error: FastifyError | Error, request: FastifyRequest): OAuthError {
   if (error instanceof OAuthError) return error;
@@ -78,6 +81,11 @@ export function answerOAuthError(error: FastifyError | Error, request: FastifyRe
   const oauthError = toOAuthError(error, request);
   // RFC 6749 §5.1: nothing the token endpoint says may be cached; the same holds for the others.
   reply.code(oauthError.status).headers(oauthError.headers).header('cache-control', 'no-store');
+  // RFC 6749 §5.2: a client that authenticated through the Authorization header and failed gets
+  // 401 with a challenge in the scheme it used.
+  if (oauthError.error === 'invalid_client' && /^\s*Basic(\s|$)/i.test(request.headers.authorization ?? '')) {
+    reply.header('www-authenticate', BASIC_CHALLENGE);
+  }
   if (wantsPage(request, request.routeOptions.config.oauthErrors ?? {})) {
     return reply.type('text/html; charset=utf-8').send(renderErrorPage(oauthError.status, oauthError.detail));
   }

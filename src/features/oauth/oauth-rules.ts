@@ -1,7 +1,7 @@
 /**
  * The protocol rules of the authorization server that need no storage: which redirect URIs may be
- * registered, how `scope` is read, PKCE, and how answers are added to a redirect URI. Each rule
- * names the section of the standard it follows.
+ * registered, how `scope` is read, PKCE, parameters sent twice, HTTP Basic client credentials, and
+ * how answers are added to a redirect URI. Each rule names the section of the standard it follows.
  */
 import { hash, timingSafeEqual } from 'node:crypto';
 import { SCOPES, type Role, type Scope } from '../../platform/auth/principal.ts';
@@ -30,10 +30,14 @@ export const CODE_TTL_SEC = 600;
 // Hosts on which a plain-http redirect URI cannot leave the user's machine (RFC 8252 §7.3, §8.3).
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
+/** The parameters the authorization response adds to the redirect URI (RFC 6749 §4.1.2, §4.1.2.1; RFC 9207). */
+const RESPONSE_PARAMS = ['code', 'state', 'error', 'error_description', 'error_uri', 'iss'] as const;
+
 /**
  * Refuses a redirect URI that may not be registered: not an absolute ASCII URL, a fragment (RFC 6749
- * §3.1.2), credentials in it, or plain http anywhere but on a loopback host (RFC 9700 §2.6,
- * RFC 8252 §7.3). Registered URIs are kept exactly as sent and later matched as strings.
+ * §3.1.2), credentials in it, a query that already holds a response parameter, or plain http
+ * anywhere but on a loopback host (RFC 9700 §2.6, RFC 8252 §7.3). Registered URIs are kept exactly
+ * as sent and later matched as strings.
  */
 export function assertRegistrableRedirectUri(uri: string): void {
   const refuse = (why: string) => {
@@ -50,6 +54,10 @@ export function assertRegistrableRedirectUri(uri: string): void {
   }
   if (uri.includes('#')) refuse('has a fragment, which a redirect URI must not have');
   if (url.username || url.password) refuse('carries user credentials');
+  // The answer keeps the registered query and adds its own parameters, which would then be sent
+  // twice (RFC 6749 §3.1), leaving the client to guess which `code` is the server's.
+  const clash = RESPONSE_PARAMS.find((name) => url.searchParams.has(name));
+  if (clash) refuse(`has '${clash}' in its query, a parameter the authorization response adds itself`);
   if (url.protocol === 'https:') return;
   if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return;
   if (url.protocol === 'http:') refuse('uses http on a host that is not loopback (127.0.0.1, [::1] or localhost); use https');
@@ -109,6 +117,59 @@ export function verifiesChallenge(verifier: string, challenge: string): boolean 
   const computed = Buffer.from(hash('sha256', verifier, 'base64url'));
   const expected = Buffer.from(challenge);
   return computed.length === expected.length && timingSafeEqual(computed, expected);
+}
+
+/**
+ * Keeps the first value of each of `names` sent more than once (form and query parsers give a list
+ * then) and returns the names that were, so that the caller can refuse them (RFC 6749 §3.1:
+ * parameters must not be included more than once) in the way the endpoint calls for.
+ */
+export function keepFirstValues(values: Record<string, unknown>, names: readonly string[]): string[] {
+  const repeated = names.filter((name) => Array.isArray(values[name]));
+  for (const name of repeated) values[name] = (values[name] as unknown[])[0];
+  return repeated;
+}
+
+/** A client's credentials as it presented them with HTTP Basic. */
+export interface BasicClientCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+// A protocol value (RFC 6749 Appendix A, VSCHAR and space), like every form parameter; this also
+// keeps a NUL byte, which no database column takes, out of the client lookup.
+const PRINTABLE = /^[\x20-\x7e]{0,4096}$/;
+
+/**
+ * The client credentials of an `Authorization: Basic` header (RFC 6749 §2.3.1): the client_id and
+ * secret are form-urlencoded, then joined by a colon and base64-encoded (RFC 7617). Undefined when
+ * there is no such header: another scheme is not client authentication and is ignored. A Basic
+ * header that cannot be read is a failed client authentication.
+ */
+export function basicClientCredentials(authorization: string | undefined): BasicClientCredentials | undefined {
+  const match = /^Basic(?:\s+(.*))?$/is.exec(authorization?.trim() ?? '');
+  if (!match) return undefined;
+  const refuse = (why: string): never => {
+    throw new OAuthError('invalid_client', `Malformed HTTP Basic client authentication: ${why}`);
+  };
+  const token = (match[1] ?? '').trim();
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(token)) refuse('expected "Basic base64(client_id:client_secret)"');
+  const decoded = Buffer.from(token, 'base64').toString('latin1');
+  // Form-urlencoding escapes a colon in the id, so the first one separates the two.
+  const colon = decoded.indexOf(':');
+  if (colon < 0) refuse('no colon between client_id and client_secret');
+  const formDecode = (value: string) => {
+    try {
+      return decodeURIComponent(value.replace(/\+/g, ' '));
+    } catch {
+      return refuse('client_id and client_secret must be form-urlencoded (RFC 6749 section 2.3.1)');
+    }
+  };
+  const clientId = formDecode(decoded.slice(0, colon));
+  const clientSecret = formDecode(decoded.slice(colon + 1));
+  if (!clientId) refuse('client_id is empty');
+  if (!PRINTABLE.test(clientId) || !PRINTABLE.test(clientSecret)) refuse('client_id and client_secret must be printable ASCII');
+  return { clientId, clientSecret };
 }
 
 /**

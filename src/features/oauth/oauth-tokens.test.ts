@@ -3,7 +3,17 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { createBot, inviteMember, ownerWithBot, signUp } from '../../testing/factories.ts';
-import { approveWithBearer, assertOAuthError, getBotWithToken as getBot, obtainOAuthTokens, pkcePair, postForm, registerClient } from '../../testing/oauth.ts';
+import {
+  approveWithBearer,
+  assertBasicChallenge,
+  assertOAuthError,
+  basicAuthorization,
+  getBotWithToken as getBot,
+  obtainOAuthTokens,
+  pkcePair,
+  postForm,
+  registerClient,
+} from '../../testing/oauth.ts';
 
 describe('OAuth tokens', () => {
   let t: TestApp;
@@ -19,7 +29,7 @@ describe('OAuth tokens', () => {
       const client = await registerClient(t, { confidential: options.confidential });
       const { verifier, challenge } = pkcePair();
       const code = await approveWithBearer(t, owner.token, client, { challenge, scope: options.scope });
-      const exchange = (overrides: Record<string, string | undefined> = {}) => {
+      const exchange = (overrides: Record<string, string | undefined> = {}, headers: Record<string, string> = {}) => {
         const params: Record<string, string | undefined> = {
           grant_type: 'authorization_code',
           code,
@@ -29,7 +39,7 @@ describe('OAuth tokens', () => {
           client_secret: client.clientSecret,
           ...overrides,
         };
-        return postForm(t, '/oauth/token', Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined)));
+        return postForm(t, '/oauth/token', Object.fromEntries(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined)), headers);
       };
       return { owner, botId, client, code, verifier, exchange };
     }
@@ -95,6 +105,60 @@ describe('OAuth tokens', () => {
       assert.equal((await confidential.exchange()).status, 200);
       const publicClient = await codeFor();
       assertOAuthError(await publicClient.exchange({ client_secret: 'parley_cs_anything' }), 401, 'invalid_client');
+    });
+
+    it('authenticates a confidential client with HTTP Basic, its id and secret form-urlencoded (RFC 6749 §2.3.1)', async () => {
+      const { exchange, client, botId } = await codeFor({ confidential: true });
+      // A decoder must undo any percent-encoding, not only the characters an encoder must escape.
+      const percentEncoded = (value: string) => [...Buffer.from(value)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+      const header = `Basic ${Buffer.from(`${percentEncoded(client.clientId)}:${percentEncoded(client.clientSecret!)}`).toString('base64')}`;
+      const res = await exchange({ client_id: undefined, client_secret: undefined }, { authorization: header });
+      assert.equal(res.status, 200, res.text);
+      assert.equal((await getBot(t, res.body.access_token, botId)).status, 200);
+      // The refresh grant takes the same authentication; the body may name the same client too (§3.2.1).
+      const refreshed = await postForm(
+        t,
+        '/oauth/token',
+        { grant_type: 'refresh_token', refresh_token: res.body.refresh_token, client_id: client.clientId },
+        { authorization: basicAuthorization(client.clientId, client.clientSecret!) },
+      );
+      assert.equal(refreshed.status, 200, refreshed.text);
+    });
+
+    it('refuses a failed HTTP Basic authentication with 401 and a Basic challenge, and two methods or two clients at once', async () => {
+      const { exchange, client } = await codeFor({ confidential: true });
+      const other = await registerClient(t, { confidential: true });
+      const noBody = { client_id: undefined, client_secret: undefined };
+      const base64 = (text: string) => Buffer.from(text).toString('base64');
+      const failures: Array<[string, string]> = [
+        ['a wrong secret', basicAuthorization(client.clientId, 'parley_cs_wrong')],
+        ['another client’s secret', basicAuthorization(client.clientId, other.clientSecret!)],
+        ['an unknown client', basicAuthorization('00000000-0000-4000-8000-000000000000', client.clientSecret!)],
+        ['an empty client_id', basicAuthorization('', client.clientSecret!)],
+        ['no colon', `Basic ${base64(client.clientId)}`],
+        ['no credentials', 'Basic'],
+        ['not base64', 'Basic !!!not-base64!!!'],
+        ['a broken percent-encoding', `Basic ${base64(`${client.clientId}:%E0%A4%A`)}`],
+        ['a NUL byte in client_id', `Basic ${base64(`${client.clientId}%00:${client.clientSecret}`)}`],
+      ];
+      for (const [label, authorization] of failures) {
+        const res = await exchange(noBody, { authorization });
+        assert.equal(res.status, 401, `${label}: ${res.text}`);
+        assertBasicChallenge(res);
+      }
+      const basic = { authorization: basicAuthorization(client.clientId, client.clientSecret!) };
+      // RFC 6749 §2.3: one authentication method per request.
+      const twice = await exchange({ client_id: undefined }, basic);
+      assertOAuthError(twice, 400, 'invalid_request');
+      assert.match(twice.body.detail, /not both/);
+      const twoClients = await exchange({ client_id: other.clientId, client_secret: undefined }, basic);
+      assertOAuthError(twoClients, 400, 'invalid_request');
+      assert.match(twoClients.body.detail, /client_id/);
+      // A public client has no secret to send in the header either.
+      const publicClient = await codeFor();
+      assertBasicChallenge(await publicClient.exchange({ client_id: undefined }, { authorization: basicAuthorization(publicClient.client.clientId, '') }));
+      assert.equal((await publicClient.exchange()).status, 200);
+      assert.equal((await exchange({ client_secret: undefined }, basic)).status, 200);
     });
 
     it('refuses JSON, unknown grant types and repeated parameters', async () => {
@@ -217,6 +281,19 @@ describe('OAuth tokens', () => {
       assertOAuthError(await revoke({ clientId: tokens.clientId }, tokens.accessToken), 401, 'invalid_client');
       assertOAuthError(await revoke({ ...tokens, clientSecret: 'parley_cs_wrong' }, tokens.accessToken), 401, 'invalid_client');
       assertOAuthError(await postForm(t, '/oauth/revoke', { client_id: tokens.clientId, client_secret: tokens.clientSecret! }), 400, 'invalid_request');
+    });
+
+    it('takes HTTP Basic client authentication too (RFC 7009 §2.1)', async () => {
+      const { owner, botId } = await ownerWithBot(t);
+      const tokens = await obtainOAuthTokens(t, { sessionToken: owner.token, confidential: true });
+      const basic = (secret: string) => ({ authorization: basicAuthorization(tokens.clientId, secret) });
+      assertBasicChallenge(await postForm(t, '/oauth/revoke', { token: tokens.refreshToken }, basic('parley_cs_wrong')));
+      assertOAuthError(await postForm(t, '/oauth/revoke', { token: tokens.refreshToken, client_secret: tokens.clientSecret! }, basic(tokens.clientSecret!)), 400, 'invalid_request');
+      assert.equal((await getBot(t, tokens.accessToken, botId)).status, 200);
+      const res = await postForm(t, '/oauth/revoke', { token: tokens.refreshToken, token_type_hint: 'refresh_token' }, basic(tokens.clientSecret!));
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.text, '');
+      assert.equal((await getBot(t, tokens.accessToken, botId)).status, 401);
     });
   });
 

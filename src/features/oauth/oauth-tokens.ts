@@ -12,7 +12,7 @@ import type { CredentialResolver } from '../../platform/auth/auth.ts';
 import { tabsOfMember, type OAuthPrincipal, type Scope, type Tab } from '../../platform/auth/principal.ts';
 import { CREDENTIAL_PREFIX, generateCredential, hashCredential } from '../../platform/secrets.ts';
 import { OAuthError } from './oauth.errors.ts';
-import { AUTHORIZING_ROLES, formatScopes, parseScopes, storedScopes, verifiesChallenge } from './oauth-rules.ts';
+import { AUTHORIZING_ROLES, formatScopes, parseScopes, storedScopes, verifiesChallenge, type BasicClientCredentials } from './oauth-rules.ts';
 import type { RevokeParams, TokenParams, TokenResponse } from './oauth.schemas.ts';
 import * as repo from './oauth.repository.ts';
 
@@ -41,19 +41,34 @@ export function createTokenService({ db, clock, accessTokenTtlSec, refreshTokenT
   }
 
   /**
-   * Client authentication (RFC 6749 §2.3): a confidential client sends its secret in the body
-   * (`client_secret_post`, §2.3.1); a public client identifies itself with `client_id` alone.
+   * Client authentication (RFC 6749 §2.3): a confidential client sends its secret either as HTTP
+   * Basic (`basic`, §2.3.1, which the server must support for every client with a password) or in
+   * the body (`client_secret_post`); a public client identifies itself with `client_id` alone.
    */
-  async function authenticateClient(params: { client_id?: string; client_secret?: string }): Promise<repo.ClientRow> {
-    if (!params.client_id) throw new OAuthError('invalid_client', 'client_id is required');
-    const client = await repo.findClient(db, params.client_id);
+  async function authenticateClient(params: { client_id?: string; client_secret?: string }, basic?: BasicClientCredentials): Promise<repo.ClientRow> {
+    if (basic) {
+      // RFC 6749 §2.3: a client must not use more than one authentication method in a request.
+      if (params.client_secret !== undefined) {
+        throw new OAuthError('invalid_request', 'Send the client_secret either as HTTP Basic or in the body, not both');
+      }
+      // The body may name the client too (§3.2.1), but not another one than the header.
+      if (params.client_id !== undefined && params.client_id !== basic.clientId) {
+        throw new OAuthError('invalid_request', 'The client_id in the body is not the client of the Authorization header');
+      }
+    }
+    const clientId = basic ? basic.clientId : params.client_id;
+    const secret = basic ? basic.clientSecret : params.client_secret;
+    if (!clientId) throw new OAuthError('invalid_client', 'client_id is required (in the body, or with the client_secret as HTTP Basic)');
+    const client = await repo.findClient(db, clientId);
     if (!client) throw new OAuthError('invalid_client', 'Unknown client_id');
-    if (client.token_endpoint_auth_method === 'client_secret_post') {
-      if (!params.client_secret) throw new OAuthError('invalid_client', 'This client is confidential: client_secret is required');
-      const given = Buffer.from(hashCredential(params.client_secret));
+    // A confidential client (registered as `client_secret_post` or `client_secret_basic`) has a
+    // secret; it may present it either way.
+    if (client.token_endpoint_auth_method !== 'none') {
+      if (!secret) throw new OAuthError('invalid_client', 'This client is confidential: client_secret is required');
+      const given = Buffer.from(hashCredential(secret));
       const stored = Buffer.from(client.secret_hash ?? '');
       if (given.length !== stored.length || !timingSafeEqual(given, stored)) throw new OAuthError('invalid_client', 'Client authentication failed');
-    } else if (params.client_secret !== undefined) {
+    } else if (secret !== undefined) {
       // RFC 6749 §2.3: one authentication method per client; a public client has none to use.
       throw new OAuthError('invalid_client', 'This client is public: it has no client_secret to send');
     }
@@ -150,13 +165,13 @@ export function createTokenService({ db, clock, accessTokenTtlSec, refreshTokenT
   return {
     sweep,
 
-    /** The token endpoint (RFC 6749 §3.2). */
-    async token(params: TokenParams): Promise<TokenResponse> {
+    /** The token endpoint (RFC 6749 §3.2); `basic`: the client's credentials if it sent them as HTTP Basic. */
+    async token(params: TokenParams, basic?: BasicClientCredentials): Promise<TokenResponse> {
       if (!params.grant_type) throw new OAuthError('invalid_request', 'grant_type is required');
       if (params.grant_type !== 'authorization_code' && params.grant_type !== 'refresh_token') {
         throw new OAuthError('unsupported_grant_type', `grant_type '${params.grant_type}' is not supported; use authorization_code or refresh_token`);
       }
-      const client = await authenticateClient(params);
+      const client = await authenticateClient(params, basic);
       await sweep();
       return params.grant_type === 'authorization_code' ? exchangeCode(client, params) : refresh(client, params);
     },
@@ -166,8 +181,8 @@ export function createTokenService({ db, clock, accessTokenTtlSec, refreshTokenT
      * included; an access token goes alone. An unknown token, or one issued to another client, is
      * answered like a revoked one (RFC 7009 §2.2) and nothing changes.
      */
-    async revoke(params: RevokeParams): Promise<void> {
-      const client = await authenticateClient(params);
+    async revoke(params: RevokeParams, basic?: BasicClientCredentials): Promise<void> {
+      const client = await authenticateClient(params, basic);
       if (!params.token) throw new OAuthError('invalid_request', 'token is required');
       // The hint only speeds up a search (RFC 7009 §2.1); one lookup finds either kind here.
       const found = await repo.findTokenWithFamily(db, hashCredential(params.token));

@@ -1,8 +1,9 @@
 /**
  * The OAuth2 authorization server's endpoints: metadata (RFC 8414), client registration
  * (RFC 7591), the authorization endpoint with its consent page (RFC 6749 §4.1.1), the token
- * endpoint (§4.1.3, §6) and revocation (RFC 7009). None takes an `Authorization` header of its
- * own except `POST /oauth/authorize`, which needs the dashboard session.
+ * endpoint (§4.1.3, §6) and revocation (RFC 7009). `POST /oauth/authorize` takes the dashboard
+ * session's `Authorization: Bearer`; the token and revocation endpoints take a client's HTTP Basic
+ * credentials (RFC 6749 §2.3.1); the others take no `Authorization` header.
  *
  * A user without a session is sent to the dashboard's login page, `/app/login?next=<the
  * authorize path and query>`, which brings them back once signed in.
@@ -18,6 +19,7 @@ import { securityFor } from '../../platform/openapi.ts';
 import type { OAuthService } from './oauth.service.ts';
 import { renderConsentPage } from './consent-page.ts';
 import { answerOAuthError } from './oauth-error-handler.ts';
+import { basicClientCredentials, keepFirstValues } from './oauth-rules.ts';
 import {
   AuthorizeFormSchema,
   AuthorizeQuerySchema,
@@ -47,6 +49,16 @@ export interface OAuthRouteDeps {
 
 const tags = ['oauth'];
 const FORM = ['application/x-www-form-urlencoded'];
+
+// The authorization parameters each request sent more than once. The schema sees their first value,
+// and the service answers the repeat: a 400 page or an error redirect, depending on the parameter.
+const repeatedParams = new WeakMap<FastifyRequest, string[]>();
+function noteRepeatedParams(part: 'query' | 'body', names: readonly string[]) {
+  return async (request: FastifyRequest) => {
+    const values = request[part];
+    if (values && typeof values === 'object') repeatedParams.set(request, keepFirstValues(values as Record<string, unknown>, names));
+  };
+}
 
 export function oauthRoutes(deps: OAuthRouteDeps) {
   return async function (fastify: FastifyInstance) {
@@ -95,6 +107,7 @@ export function oauthRoutes(deps: OAuthRouteDeps) {
     app.get('/oauth/authorize', {
       // Browsers (whose navigations accept text/html) get error pages; other callers the JSON form.
       config: { oauthErrors: { pageForBrowsers: true } },
+      preValidation: noteRepeatedParams('query', Object.keys(AuthorizeQuerySchema.properties)),
       schema: {
         operationId: 'oauthAuthorize',
         tags,
@@ -111,7 +124,7 @@ export function oauthRoutes(deps: OAuthRouteDeps) {
         },
       },
       handler: async (request, reply) => {
-        const check = await oauth.checkAuthorizationRequest(request.query);
+        const check = await oauth.checkAuthorizationRequest(request.query, repeatedParams.get(request));
         if (!check.ok) return redirect(reply, check.redirectTo);
         const user = await signedInUser(request);
         if (!user) return redirect(reply, `${LOGIN_PATH}?next=${encodeURIComponent(request.url)}`);
@@ -130,6 +143,7 @@ export function oauthRoutes(deps: OAuthRouteDeps) {
 
       formApp.post('/oauth/authorize', {
         config: { auth: dashboardAccess, oauthErrors: { pageForBrowsers: true, body: 'form' } },
+        preValidation: noteRepeatedParams('body', Object.keys(AuthorizeFormSchema.properties)),
         schema: {
           operationId: 'oauthDecide',
           tags,
@@ -151,7 +165,7 @@ export function oauthRoutes(deps: OAuthRouteDeps) {
           const user = principalOf(request, 'dashboard');
           // Only the cookie rides along on a forged cross-site post; a bearer session cannot.
           if (request.viaCookie) oauth.assertConsentToken(user.sessionId, request.body.csrf_token);
-          const check = await oauth.checkAuthorizationRequest(request.body);
+          const check = await oauth.checkAuthorizationRequest(request.body, repeatedParams.get(request));
           if (!check.ok) return redirect(reply, check.redirectTo);
           return redirect(reply, await oauth.decide(check.request, request.body.decision, user));
         },
@@ -164,14 +178,15 @@ export function oauthRoutes(deps: OAuthRouteDeps) {
           tags,
           description:
             'The token endpoint (RFC 6749 §4.1.3, §6), form-encoded only. `grant_type=authorization_code` with `code`, `code_verifier`, `redirect_uri` and `client_id`, ' +
-            'or `grant_type=refresh_token` with `refresh_token` and `client_id`; confidential clients add `client_secret`. Refresh tokens rotate: each works once, ' +
+            'or `grant_type=refresh_token` with `refresh_token` and `client_id`; confidential clients add `client_secret`, or send `client_id` and `client_secret` as ' +
+            '`Authorization: Basic` instead (RFC 6749 §2.3.1; a failed Basic authentication answers 401 with `WWW-Authenticate`). Refresh tokens rotate: each works once, ' +
             'and presenting a used one revokes every token of its authorization.',
           consumes: FORM,
           body: TokenFormSchema,
           response: { 200: TokenResponseSchema, ...oauthErrorResponses },
         },
         handler: async (request, reply) => {
-          const tokens = await oauth.token(request.body);
+          const tokens = await oauth.token(request.body, basicClientCredentials(request.headers.authorization));
           return reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' }).send(tokens);
         },
       });
@@ -189,7 +204,7 @@ export function oauthRoutes(deps: OAuthRouteDeps) {
           response: { 200: Type.Null({ description: 'Revoked (or not a token of this client); empty body' }), ...oauthErrorResponses },
         },
         handler: async (request, reply) => {
-          await oauth.revoke(request.body);
+          await oauth.revoke(request.body, basicClientCredentials(request.headers.authorization));
           // RFC 7009 §2.2: the status says it all; an empty body rather than the JSON `null`.
           return (reply as FastifyReply).code(200).header('cache-control', 'no-store').send();
         },

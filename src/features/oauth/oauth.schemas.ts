@@ -43,10 +43,14 @@ export const ClientRegistrationSchema = Type.Object(
     redirect_uris: Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), {
       minItems: 1,
       maxItems: 20,
-      description: 'Exact redirect URIs: https, or http on 127.0.0.1, [::1] or localhost; no fragment',
+      description:
+        'Exact redirect URIs: https, or http on 127.0.0.1, [::1] or localhost; no fragment, and no code, state, error, error_description, error_uri or iss in the query',
     }),
     token_endpoint_auth_method: Type.Optional(
-      Type.Enum(['none', 'client_secret_post'], { description: '`client_secret_post`: a confidential client with a secret; `none` (default): a public client' }),
+      Type.Enum(['none', 'client_secret_post', 'client_secret_basic'], {
+        description:
+          '`client_secret_post` or `client_secret_basic`: a confidential client with a secret, which it may send in the body or as HTTP Basic either way; `none` (default): a public client',
+      }),
     ),
   },
   { examples: [{ client_name: 'Acme CRM', redirect_uris: [EXAMPLE_REDIRECT], token_endpoint_auth_method: 'client_secret_post' }] },
@@ -58,7 +62,7 @@ export const RegisteredClientSchema = Type.Object(
     client_id: Type.String(),
     client_name: Type.String(),
     redirect_uris: Type.Array(Type.String()),
-    token_endpoint_auth_method: Type.Enum(['none', 'client_secret_post']),
+    token_endpoint_auth_method: Type.Enum(['none', 'client_secret_post', 'client_secret_basic']),
     grant_types: Type.Array(Type.String()),
     response_types: Type.Array(Type.String()),
     client_id_issued_at: Type.Integer({ description: 'Unix time in seconds' }),
@@ -130,8 +134,8 @@ export const TokenFormSchema = Type.Object(
     code_verifier: Param('authorization_code: the PKCE verifier (43 to 128 characters)'),
     refresh_token: Param('refresh_token: the current refresh token (`parley_ort_…`)'),
     scope: Param('refresh_token: optionally narrower than granted'),
-    client_id: Param('The client', EXAMPLE_CLIENT_ID),
-    client_secret: Param('Confidential clients only (`client_secret_post`)'),
+    client_id: Param('The client; optional with HTTP Basic client authentication', EXAMPLE_CLIENT_ID),
+    client_secret: Param('Confidential clients only, unless sent as HTTP Basic (never both)'),
   },
   {
     examples: [
@@ -173,8 +177,8 @@ export const RevokeFormSchema = Type.Object(
   {
     token: Param('The access or refresh token to revoke'),
     token_type_hint: Param('`access_token` or `refresh_token` (optional; both are searched)', 'refresh_token'),
-    client_id: Param('The client the token was issued to', EXAMPLE_CLIENT_ID),
-    client_secret: Param('Confidential clients only'),
+    client_id: Param('The client the token was issued to; optional with HTTP Basic client authentication', EXAMPLE_CLIENT_ID),
+    client_secret: Param('Confidential clients only, unless sent as HTTP Basic (never both)'),
   },
   { examples: [{ token: 'parley_ort_Yh7Tn3Kd9VbQ2xLp6Ws1Mz4Rf8Gc0Ja5Ue2Io7Ny3Bq', token_type_hint: 'refresh_token', client_id: EXAMPLE_CLIENT_ID }] },
 );
@@ -210,8 +214,8 @@ export const MetadataSchema = Type.Object(
         response_types_supported: ['code'],
         response_modes_supported: ['query'],
         grant_types_supported: ['authorization_code', 'refresh_token'],
-        token_endpoint_auth_methods_supported: ['none', 'client_secret_post'],
-        revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post'],
+        token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+        revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
         code_challenge_methods_supported: ['S256'],
         authorization_response_iss_parameter_supported: true,
       },

@@ -53,6 +53,8 @@ const AUTHORIZE_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'scope',
 
 export type OAuthService = ReturnType<typeof createOAuthService>;
 
+const sentTwice = (name: string) => `parameter '${name}' must be sent once`;
+
 /** The authorization server's use cases, with the token service and credential resolver inside. */
 export function createOAuthService(deps: OAuthServiceDeps) {
   const { db, clock, issuer, consentKey } = deps;
@@ -78,7 +80,7 @@ export function createOAuthService(deps: OAuthServiceDeps) {
       if (!input.client_name.trim()) throw new OAuthError('invalid_client_metadata', 'client_name must not be blank');
       for (const uri of input.redirect_uris) assertRegistrableRedirectUri(uri);
       const method = input.token_endpoint_auth_method ?? 'none';
-      const secret = method === 'client_secret_post' ? generateCredential(CREDENTIAL_PREFIX.clientSecret) : undefined;
+      const secret = method !== 'none' ? generateCredential(CREDENTIAL_PREFIX.clientSecret) : undefined;
       const now = clock.now();
       const client: repo.ClientRow = {
         id: randomUUID(),
@@ -105,9 +107,14 @@ export function createOAuthService(deps: OAuthServiceDeps) {
     /**
      * Checks an authorization request (RFC 6749 §4.1.1). An unknown client or a redirect URI that is
      * not registered exactly is thrown (answered on a page, never redirected: RFC 6749 §4.1.2.1,
-     * RFC 9700 §4.1); every other problem becomes an error redirect.
+     * RFC 9700 §4.1); every other problem becomes an error redirect. `repeated` names the
+     * parameters that were sent more than once (`params` holds their first value).
      */
-    async checkAuthorizationRequest(params: AuthorizeParams): Promise<AuthorizationCheck> {
+    async checkAuthorizationRequest(params: AuthorizeParams, repeated: readonly string[] = []): Promise<AuthorizationCheck> {
+      // RFC 6749 §3.1: a parameter must not be sent twice. Two client_ids or redirect_uris leave the
+      // target in doubt, so nothing is redirected; any other repeat is redirected below.
+      const untrusted = repeated.find((name) => name === 'client_id' || name === 'redirect_uri');
+      if (untrusted) throw new OAuthError('invalid_request', sentTwice(untrusted));
       if (!params.client_id) throw new OAuthError('invalid_request', 'The client_id parameter is missing');
       const client = await repo.findClient(db, params.client_id);
       if (!client) throw new OAuthError('invalid_request', 'Unknown client_id: no application is registered under it');
@@ -116,11 +123,14 @@ export function createOAuthService(deps: OAuthServiceDeps) {
       if (!(JSON.parse(client.redirect_uris) as string[]).includes(params.redirect_uri)) {
         throw new OAuthError('invalid_request', 'The redirect_uri is not registered for this client');
       }
-      const target = { redirectUri: params.redirect_uri, state: params.state };
+      // A repeated state is not echoed: either value might not be the one the client checks for,
+      // and without one the client discards the answer, as it should for a request it did not build.
+      const target = { redirectUri: params.redirect_uri, state: repeated.includes('state') ? undefined : params.state };
       // Only the recognised parameters travel on to the consent form (RFC 6749 §3.1: others are
       // ignored): one named like the form's own fields (decision, csrf_token) must not slip in.
       const recognised = Object.fromEntries(AUTHORIZE_PARAMS.flatMap((name) => (params[name] === undefined ? [] : [[name, params[name]]])));
       try {
+        if (repeated.length > 0) throw new OAuthError('invalid_request', sentTwice(repeated[0]!));
         if (!params.response_type) throw new OAuthError('invalid_request', 'The response_type parameter is missing');
         if (params.response_type !== 'code') {
           throw new OAuthError('unsupported_response_type', `response_type '${params.response_type}' is not supported; use code`);
@@ -195,8 +205,9 @@ export function createOAuthService(deps: OAuthServiceDeps) {
         response_types_supported: ['code'],
         response_modes_supported: ['query'],
         grant_types_supported: ['authorization_code', 'refresh_token'],
-        token_endpoint_auth_methods_supported: ['none', 'client_secret_post'],
-        revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post'],
+        // A confidential client registers either way and may send its secret either way (RFC 6749 §2.3.1).
+        token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+        revocation_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
         code_challenge_methods_supported: ['S256'],
         authorization_response_iss_parameter_supported: true,
       };

@@ -32,19 +32,28 @@ describe('OAuth2 authorization server', () => {
       };
     });
 
-    for (const confidential of [false, true]) {
-      it(`discovers, registers, authorizes, exchanges, refreshes and revokes (${confidential ? 'confidential' : 'public'} client)`, async () => {
+    // A confidential client registers as it will authenticate (client_secret_post or
+    // client_secret_basic), and the server takes the secret either way (RFC 6749 §2.3.1).
+    for (const method of ['none', 'client_secret_post', 'client_secret_basic'] as const) {
+      it(`discovers, registers, authorizes, exchanges, refreshes and revokes (client authentication: ${method})`, async () => {
+        const confidential = method !== 'none';
         const { owner, botId } = await ownerWithBot(t);
         const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...http }));
         const registration = await oauth.processDynamicClientRegistrationResponse(
           await oauth.dynamicClientRegistrationRequest(
             as,
-            { client_name: 'Independent client', redirect_uris: [TEST_REDIRECT_URI], token_endpoint_auth_method: confidential ? 'client_secret_post' : 'none' },
+            { client_name: 'Independent client', redirect_uris: [TEST_REDIRECT_URI], token_endpoint_auth_method: method },
             http,
           ),
         );
         const client: oauth.Client = { client_id: registration.client_id };
-        const clientAuth = confidential ? oauth.ClientSecretPost(registration.client_secret as string) : oauth.None();
+        // oauth4webapi's Basic form-urlencodes the id and secret (the '-' of a client_id becomes %2D).
+        const clientAuth =
+          method === 'client_secret_basic'
+            ? oauth.ClientSecretBasic(registration.client_secret as string)
+            : method === 'client_secret_post'
+              ? oauth.ClientSecretPost(registration.client_secret as string)
+              : oauth.None();
         assert.equal(typeof registration.client_secret, confidential ? 'string' : 'undefined');
 
         const verifier = oauth.generateRandomCodeVerifier();
@@ -114,7 +123,8 @@ describe('OAuth2 authorization server', () => {
       assert.deepEqual(res.body.response_types_supported, ['code']);
       assert.deepEqual(res.body.grant_types_supported, ['authorization_code', 'refresh_token']);
       assert.deepEqual(res.body.code_challenge_methods_supported, ['S256']);
-      assert.deepEqual(res.body.token_endpoint_auth_methods_supported, ['none', 'client_secret_post']);
+      assert.deepEqual(res.body.token_endpoint_auth_methods_supported, ['none', 'client_secret_post', 'client_secret_basic']);
+      assert.deepEqual(res.body.revocation_endpoint_auth_methods_supported, ['none', 'client_secret_post', 'client_secret_basic']);
       assert.deepEqual(res.body.scopes_supported, ['chat', 'read', 'write', 'admin']);
     });
   });
@@ -184,11 +194,33 @@ describe('OAuth2 authorization server', () => {
       }
     });
 
+    it('refuses a redirect URI whose query already holds a parameter of the authorization response', async () => {
+      // RFC 6749 §3.1: the answer would carry that parameter twice (e.g. two codes).
+      const ok = await t.request('POST', '/oauth/register', { body: { client_name: 'x', redirect_uris: ['https://a.example/cb?tenant=1&codes=2&next_state=3'] } });
+      assert.equal(ok.status, 201, ok.text);
+      const clashes: Array<[string, string]> = [
+        ['https://a.example/cb?tenant=1&code=evil', 'code'],
+        ['https://a.example/cb?state=x', 'state'],
+        ['https://a.example/cb?error=x', 'error'],
+        ['https://a.example/cb?error_description=x', 'error_description'],
+        ['https://a.example/cb?error_uri=x', 'error_uri'],
+        ['http://127.0.0.1:8765/cb?iss=x', 'iss'],
+        ['https://a.example/cb?code', 'code'],
+        ['https://a.example/cb?%63ode=x', 'code'],
+      ];
+      for (const [uri, name] of clashes) {
+        const bad = await t.request('POST', '/oauth/register', { body: { client_name: 'x', redirect_uris: ['https://fine.example/cb', uri] } });
+        assertOAuthError(bad, 400, 'invalid_redirect_uri');
+        assert.ok(bad.body.detail.includes(uri), uri);
+        assert.ok(bad.body.detail.includes(`'${name}'`), `${uri}: ${bad.body.detail}`);
+      }
+    });
+
     it('refuses metadata it cannot use as invalid_client_metadata', async () => {
       const bodies = [
         { redirect_uris: ['https://app.example/cb'] },
         { client_name: '   ', redirect_uris: ['https://app.example/cb'] },
-        { client_name: 'x', redirect_uris: ['https://app.example/cb'], token_endpoint_auth_method: 'client_secret_basic' },
+        { client_name: 'x', redirect_uris: ['https://app.example/cb'], token_endpoint_auth_method: 'client_secret_jwt' },
         { client_name: 'x', redirect_uris: [] },
         { client_name: 'x' },
       ];
