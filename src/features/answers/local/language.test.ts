@@ -62,6 +62,9 @@ describe('parley-local: the language of its own phrases', () => {
     assert.equal(guessUnclearLanguage('Preis Reparatur?', null), 'de');
     assert.equal(guessUnclearLanguage('Consegna domani?', null), 'it');
     assert.equal(chooseLanguage({ bot, question: 'Reembolso tarjeta?', history: [] }), 'es');
+    // A form of a lexicon word counts, read by the language's stem ("horaires" is "horaire").
+    assert.equal(guessUnclearLanguage('Horaires ?', null), 'fr');
+    assert.equal(guessUnclearLanguage('Estacionamento?', null), 'pt');
     // Words both Spanish and Portuguese write stay undecided.
     assert.equal(guessUnclearLanguage('Mochila usada?', null), null);
   });

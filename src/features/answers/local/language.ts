@@ -8,7 +8,7 @@
 import { francAll } from 'franc';
 import type { AnswerRequest } from '../answers.types.ts';
 import { englishWordVectors, type WordVectors } from '../semantic/word-vectors.ts';
-import { isLexiconWord, type ForeignLanguage } from './lexicon.ts';
+import { englishWordsFor, isLexiconWord, type ForeignLanguage } from './lexicon.ts';
 import { PHRASE_LANGUAGES, type PhraseLanguage } from './phrases.ts';
 
 const FRANC_CODES: Record<string, PhraseLanguage> = { eng: 'en', spa: 'es', fra: 'fr', deu: 'de', por: 'pt', ita: 'it' };
@@ -154,11 +154,17 @@ export function guessUnclearLanguage(text: string, knowledge: PhraseLanguage | n
   return (best && FRANC_CODES[best[0]]) || null;
 }
 
-/** The one language among `candidates` whose lexicon holds more of the words than any other's, if one does. */
+/**
+ * The one language among `candidates` whose lexicon holds more of the words than any other's, if one
+ * does: as written first, else by the language's stem ("horaires" is a form of "horaire").
+ */
 function byLexiconWords(words: string[], candidates: ForeignLanguage[]): PhraseLanguage | null {
-  const hits = candidates.map((language) => [language, words.filter((word) => isLexiconWord(word, language)).length] as const).sort((a, b) => b[1] - a[1]);
-  const [best, second] = hits;
-  return best && best[1] > 0 && best[1] > (second?.[1] ?? 0) ? best[0] : null;
+  for (const holds of [isLexiconWord, (word: string, language: ForeignLanguage) => englishWordsFor(word, language).length > 0]) {
+    const hits = candidates.map((language) => [language, words.filter((word) => holds(word, language)).length] as const).sort((a, b) => b[1] - a[1]);
+    const [best, second] = hits;
+    if (best && best[1] > 0) return best[1] > (second?.[1] ?? 0) ? best[0] : null;
+  }
+  return null;
 }
 
 /**
