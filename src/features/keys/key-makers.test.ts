@@ -81,6 +81,28 @@ describe('API keys and OAuth tokens made by members', () => {
     assert.equal((await t.request('GET', '/api/v1/conversations', { token: demotedKey })).status, 200);
   });
 
+  it('lists who made each key; a key made before makers were recorded acts for the account but mints no keys', async () => {
+    const { owner, botId } = await ownerWithBot(t);
+    const admin = await inviteMember(t, owner, 'admin');
+    const made = await t.request('POST', '/api/keys', { token: admin.token, body: { bot_id: botId, name: 'bound', scopes: ['chat', 'read', 'admin'] } });
+    assert.equal(made.body.created_by, admin.userId);
+    // An older key, as the migration leaves it: no maker.
+    const legacy = await createKey(t, owner, botId, { name: 'legacy', scopes: ['chat', 'read', 'write', 'admin'] });
+    await t.runtime.database.db.updateTable('api_keys').set({ created_by: null }).where('id', '=', legacy.id).execute();
+    const listed = await t.request('GET', `/api/keys?bot_id=${botId}`, { token: owner.token });
+    const byName = new Map((listed.body.keys as Array<{ name: string; created_by: string | null }>).map((k) => [k.name, k.created_by]));
+    assert.deepEqual([byName.get('bound'), byName.get('legacy')], [admin.userId, null]);
+
+    assert.equal((await listWebhooks(legacy.key)).status, 200);
+    const minted = await t.request('POST', '/api/v1/api-keys', { token: legacy.key, body: { name: 'laundered', scopes: ['read'] } });
+    assert.equal(minted.status, 403);
+    assert.match(minted.body.detail, /made before keys recorded their maker/);
+    // A bound key mints keys bound to the same member.
+    const child = await t.request('POST', '/api/v1/api-keys', { token: made.body.key, body: { name: 'child', scopes: ['read'] } });
+    assert.equal(child.status, 201, child.text);
+    assert.equal(child.body.created_by, admin.userId);
+  });
+
   it("binds an OAuth token to the approving member's tabs", async () => {
     const { owner, botId } = await ownerWithBot(t);
     const admin = await inviteMember(t, owner, 'admin');

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiAccess, dashboardAccess, principalOf } from '../../platform/auth/auth.ts';
+import { ForbiddenError } from '../../platform/errors.ts';
 import { errorResponses } from '../../platform/schemas.ts';
 import { assertRole } from '../auth/roles.ts';
 import { botScopeOf } from '../bots/bot-scope.ts';
@@ -25,9 +26,18 @@ import {
 
 const conflict = { 409: errorResponses[400] };
 
-/** A credential mints keys within its own scopes, acting for the member it acts for. */
+/**
+ * A credential mints keys within its own scopes, acting for the member it acts for. A key made
+ * before makers were recorded acts for no member: the keys it minted would be bound by no tab and
+ * outlive it, so it mints none until it is rotated in the dashboard.
+ */
 function granterOf(caller: Principal): KeyGranter {
-  if (caller.kind === 'api_key') return { scopes: caller.scopes, makerId: caller.makerId };
+  if (caller.kind === 'api_key') {
+    if (caller.makerId === null) {
+      throw new ForbiddenError('This API key was made before keys recorded their maker and cannot create keys: replace it with a key made in the dashboard');
+    }
+    return { scopes: caller.scopes, makerId: caller.makerId };
+  }
   if (caller.kind === 'oauth') return { scopes: caller.scopes, makerId: caller.userId };
   return { scopes: [], makerId: null };
 }

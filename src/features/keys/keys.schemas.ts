@@ -46,6 +46,9 @@ const keyFields = {
   allowed_ips: Type.Array(Type.String()),
   bot_id: Type.String(),
   created_at: TimestampSchema,
+  created_by: Type.Union([Type.String(), Type.Null()], {
+    description: 'the user the key acts for (it does no more than their dashboard tabs allow); null for a key made before makers were recorded, which acts for the whole account until rotated',
+  }),
 };
 
 const keyExample = {
@@ -56,6 +59,7 @@ const keyExample = {
   allowed_ips: ['203.0.113.0/24'],
   bot_id: EXAMPLE.botId,
   created_at: EXAMPLE.time,
+  created_by: EXAMPLE.userId,
 };
 
 /** A key as listed: never its secret. */

@@ -36,7 +36,7 @@ describe('API keys', () => {
       assert.equal(listed.key, undefined);
       assert.ok(!list.text.includes(key.key), 'the secret never appears in a listing');
       assert.ok(!list.text.includes(hashCredential(key.key)), 'nor does its hash');
-      assert.deepEqual(Object.keys(listed).sort(), ['allowed_ips', 'bot_id', 'created_at', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scopes']);
+      assert.deepEqual(Object.keys(listed).sort(), ['allowed_ips', 'bot_id', 'created_at', 'created_by', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scopes']);
     });
 
     it('stores only a hash of the secret', async () => {

@@ -143,6 +143,8 @@ export interface Operations {
       allowed_ips: string[];
       bot_id: string;
       created_at: string;
+      /** the user the key acts for (it does no more than their dashboard tabs allow); null for a key made before makers were recorded, which acts for the whole account until rotated */
+      created_by: string | null;
       /** the secret, shown only here */
       key: string;
     };
@@ -482,6 +484,8 @@ export interface Operations {
         allowed_ips: string[];
         bot_id: string;
         created_at: string;
+        /** the user the key acts for (it does no more than their dashboard tabs allow); null for a key made before makers were recorded, which acts for the whole account until rotated */
+        created_by: string | null;
         last_used_at: string | null;
         revoked_at: string | null;
       }[];
@@ -970,6 +974,8 @@ export interface Operations {
       allowed_ips: string[];
       bot_id: string;
       created_at: string;
+      /** the user the key acts for (it does no more than their dashboard tabs allow); null for a key made before makers were recorded, which acts for the whole account until rotated */
+      created_by: string | null;
       last_used_at: string | null;
       revoked_at: string | null;
     };

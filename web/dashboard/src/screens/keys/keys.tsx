@@ -61,6 +61,12 @@ export function KeysScreen({ bot }: BotScreenProps) {
                     <Badge tone="bad">Revoked</Badge>
                   </>
                 )}
+                {!key.revoked_at && key.created_by === null && (
+                  <>
+                    {' '}
+                    <Badge tone="warn">Unbound</Badge>
+                  </>
+                )}
               </th>
               <td>
                 <code>{key.prefix}…</code>
@@ -94,6 +100,12 @@ export function KeysScreen({ bot }: BotScreenProps) {
             </tr>
           ))}
           </DataTable>
+        )}
+        {keys.data?.keys.some((key) => !key.revoked_at && key.created_by === null) && (
+          <p class="muted">
+            An unbound key was made before keys recorded who made them: it acts for the whole account, whatever the tabs of the member
+            holding it, and cannot create keys. Replace it with a new key and revoke it.
+          </p>
         )}
       </Section>
       {editing && (
