@@ -239,6 +239,18 @@ describe('parley-local answers', () => {
     assert.match(question.text, /Standard shipping costs \$7\.95/);
     // "For one person?" counts guests; it does not ask for a person.
     for (const message of ['Pour une personne ?', 'Per una persona?', 'For a person?']) assert.equal(recogniseSmallTalk(message), null, message);
+    // Who is on the other end, asked with any of each language's names for a machine; a person asked
+    // for with any name for one.
+    for (const [message, kind] of [
+      ['am i chatting with a chatbot??', 'identity'],
+      ['Rede ich hier mit einer Maschine?', 'identity'],
+      ['estou falando com uma inteligência artificial?', 'identity'],
+      ['me pasas con un asesor porfa', 'human'],
+      ['vorrei parlare con un consulente', 'human'],
+      ['buongiorno a tutti', 'greeting'],
+      ['Adiós, que tengas buen día', 'goodbye'],
+    ] as const) assert.equal(recogniseSmallTalk(message)?.kind, kind, message);
+    for (const message of ['am i talking to a chatbot that knows the prices?', 'vorrei parlare con un consulente del prezzo']) assert.equal(recogniseSmallTalk(message), null, message);
     const wrapped = await ask('Thanks so much, and what does expedited delivery cost?');
     assert.match(wrapped.text, /Expedited delivery takes 2 to 3 business days and costs \$19\.95\./);
   });

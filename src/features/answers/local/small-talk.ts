@@ -107,7 +107,96 @@ const EXPRESSIONS: [Kind, PhraseLanguage | null, string[]][] = [
   ['goodbye', 'de', ['tschuss', 'auf wiedersehen', 'bis bald', 'bis spater', 'schonen tag', 'schonen tag noch', 'schones wochenende', 'bis dann', 'das wars', 'das war es', 'das ist alles', 'nichts weiter', 'mehr nicht']],
   ['goodbye', 'pt', ['tchau', 'adeus', 'ate logo', 'ate mais', 'ate breve', 'era so isso', 'e so isso', 'so isso', 'e tudo', 'mais nada', 'so isso mesmo']],
   ['goodbye', 'it', ['arrivederci', 'a presto', 'buona giornata', 'buona serata', 'e tutto', 'nient altro', 'a posto cosi', 'tutto qui', 'ciao ciao']],
+  ...askingWhatItIs(),
+  ...askingForAPerson(),
+  // Wishes for the rest of the day or the weekend end a conversation.
+  ['goodbye', 'en', ['have a nice evening', 'have a good evening', 'have a nice weekend', 'have a good weekend', 'enjoy your day', 'enjoy your weekend']],
+  ['goodbye', 'es', ['que tenga buen dia', 'que tengas buen dia', 'que tenga un buen dia', 'que tengas un buen dia', 'buen fin de semana', 'feliz dia', 'eso era todo']],
+  ['goodbye', 'fr', ['bonne fin de journee', 'bon week end', 'bonne fin de semaine', 'bonne nuit']],
+  ['goodbye', 'de', ['schonen abend', 'schonen abend noch', 'schones wochenende noch', 'tschussi', 'tschusi', 'bis zum nachsten mal']],
+  ['goodbye', 'pt', ['bom fim de semana', 'boa semana', 'tenha uma boa noite', 'fica bem', 'fique bem']],
+  ['goodbye', 'it', ['buon fine settimana', 'buona notte', 'buonanotte', 'buona giornata a lei']],
+  // Everyday forms the lists above lack.
+  ['greeting', 'es', ['que onda', 'q onda', 'que hubo', 'saludos']],
+  ['greeting', 'fr', ['allo', 'bonjour a tous', 'salut a tous']],
+  ['greeting', 'pt', ['tudo bom', 'e ai', 'eai', 'oi tudo bem', 'ola tudo bem']],
+  ['greeting', 'it', ['salve a tutti', 'buongiorno a tutti', 'buonasera a tutti']],
+  ['thanks', 'en', ['ta very much', 'thank you kindly', 'thanks kindly', 'many many thanks']],
+  ['thanks', 'es', ['grasias', 'muchas grasias', 'gracias totales', 'te lo agradezco']],
+  ['thanks', 'fr', ['merci infiniment', 'merci mille fois', 'mille mercis', 'merci bcp']],
+  ['thanks', 'pt', ['obg', 'brigado', 'brigada', 'vlw', 'agradeco']],
+  ['thanks', 'it', ['grazie infinite', 'grz', 'ti ringrazio', 'vi ringrazio', 'grazie tante']],
+  ['acknowledgement', 'en', ['sounds great', 'sounds perfect', 'super', 'top']],
+  ['acknowledgement', 'fr', ['dacc', 'j ai compris', 'jai compris', 'c est beau', 'cest beau', 'c est note', 'cest note', 'super']],
+  ['acknowledgement', 'pt', ['esta bem', 'ta certo', 'blz', 'show', 'tranquilo']],
+  ['acknowledgement', 'es', ['listo', 'de una', 'ok perfecto', 'super']],
+  ['acknowledgement', 'it', ['ok perfetto', 'tutto chiaro', 'super']],
 ];
+
+/**
+ * "Am I talking to an AI?" in the words of each language: the ways of asking who is on the other
+ * end, each with each name for a machine.
+ */
+function askingWhatItIs(): [Kind, PhraseLanguage, string[]][] {
+  const asking: Record<PhraseLanguage, [string[], string[]]> = {
+    en: [
+      ['am i talking to', 'am i talking with', 'am i chatting with', 'am i chatting to', 'am i speaking to', 'am i speaking with', 'is this', 'are you', 'r u', 'are u'],
+      ['an ai', 'ai', 'a machine', 'a chatbot', 'a computer', 'a program', 'an automated system', 'a bot', 'a robot', 'an artificial intelligence'],
+    ],
+    es: [
+      ['hablo con', 'estoy hablando con', 'estoy chateando con', 'eres', 'es usted', 'esto es'],
+      ['una ia', 'una inteligencia artificial', 'una maquina', 'un chatbot', 'un programa', 'un bot', 'un robot'],
+    ],
+    fr: [
+      ['je parle a', 'suis je en train de parler a', 'est ce que je parle a', 'je discute avec', 'es tu', 'etes vous', 'tu es', 'vous etes', 'c est', 'cest'],
+      ['une ia', 'une intelligence artificielle', 'une machine', 'un chatbot', 'un programme', 'un bot', 'un robot'],
+    ],
+    de: [
+      ['rede ich mit', 'spreche ich mit', 'schreibe ich mit', 'chatte ich mit', 'rede ich hier mit', 'spreche ich hier mit', 'schreibe ich hier mit', 'bist du', 'sind sie', 'ist das'],
+      ['einer ki', 'eine ki', 'einer kunstlichen intelligenz', 'einer maschine', 'eine maschine', 'einem chatbot', 'ein chatbot', 'einem bot', 'ein bot', 'einem roboter', 'ein roboter', 'einem programm', 'ein programm'],
+    ],
+    pt: [
+      ['estou a falar com', 'estou falando com', 'falo com', 'estou conversando com', 'es', 'e', 'voce e', 'vc e', 'isto e', 'isso e'],
+      ['uma ia', 'uma inteligencia artificial', 'uma maquina', 'um chatbot', 'um programa', 'um bot', 'um robo'],
+    ],
+    it: [
+      ['sto parlando con', 'parlo con', 'sto chattando con', 'sei', 'e', 'lei e'],
+      ['un ia', 'una ia', 'un intelligenza artificiale', 'una intelligenza artificiale', 'una macchina', 'un chatbot', 'un programma', 'un bot', 'un robot'],
+    ],
+  };
+  return Object.entries(asking).map(([language, [ways, machines]]) => ['identity', language as PhraseLanguage, ways.flatMap((way) => machines.map((machine) => `${way} ${machine}`))]);
+}
+
+/** "Can you put me through to an operator?": the ways of asking for a person, each with each name for one. */
+function askingForAPerson(): [Kind, PhraseLanguage, string[]][] {
+  const asking: Record<PhraseLanguage, [string[], string[]]> = {
+    en: [
+      ['talk to', 'speak to', 'speak with', 'talk with', 'chat with', 'connect me to', 'connect me with', 'transfer me to', 'put me through to', 'get me'],
+      ['an operator', 'a human', 'a person', 'a real person', 'an agent', 'someone', 'somebody', 'a representative', 'a rep', 'customer service', 'support', 'staff'],
+    ],
+    es: [
+      ['hablar con', 'me pasas con', 'pasame con', 'me pasa con', 'me comunicas con', 'comunicarme con', 'quiero hablar con', 'necesito hablar con'],
+      ['un operador', 'una operadora', 'un agente', 'una persona', 'un humano', 'alguien', 'un asesor', 'una asesora', 'atencion al cliente'],
+    ],
+    fr: [
+      ['parler a', 'parler avec', 'passez moi', 'mettez moi en contact avec', 'je veux parler a', 'je voudrais parler a'],
+      ['un operateur', 'une operatrice', 'un agent', 'un conseiller', 'une conseillere', 'une personne', 'un humain', 'quelqu un', 'quelquun', 'le service client'],
+    ],
+    de: [
+      ['mit', 'sprechen mit', 'reden mit', 'verbinden sie mich mit', 'ich mochte mit', 'kann ich mit'],
+      ['einem mitarbeiter', 'einer mitarbeiterin', 'einem menschen', 'einem echten menschen', 'nem echten menschen', 'einer person', 'jemandem', 'dem kundendienst', 'einem berater', 'einer beraterin'],
+    ],
+    pt: [
+      ['falar com', 'quero falar com', 'queria falar com', 'me passa para', 'me passa pra', 'me transfere para'],
+      ['um operador', 'uma operadora', 'um atendente', 'uma atendente', 'uma pessoa', 'um humano', 'alguem', 'um assistente', 'o suporte'],
+    ],
+    it: [
+      ['parlare con', 'vorrei parlare con', 'voglio parlare con', 'mi passi', 'mi passa'],
+      ['un operatore', 'un operatrice', 'una persona', 'un umano', 'qualcuno', 'un consulente', 'l assistenza'],
+    ],
+  };
+  return Object.entries(asking).map(([language, [ways, people]]) => ['human', language as PhraseLanguage, ways.flatMap((way) => people.map((person) => `${way} ${person}`))]);
+}
 
 // Words that may surround small talk without making it a question.
 const FILLER = new Set(
@@ -125,7 +214,9 @@ const FILLER = new Set(
   wait talk speak chat connect transfer through put lo antes monton verdad no con moi heure l relation avec
   furs erste sie haben mir hast mich hier im bin gerade demais ha bocado tenha isso pra passa siete stati di
   ora allora passi ce cui parlare hablar falar parler reden sprechen hey u esto das mit foi sil vous
-  laide lheure laiuto messaggio mensaje message nachricht mensagem`.split(/\s+/),
+  laide lheure laiuto messaggio mensaje message nachricht mensagem
+  zusammen miteinand allerseits tutti monde tt todos todas everybody y all kindly patience impecavel
+  porfa pf pfv prendre relais take over hier noch nochmal reden seu`.split(/\s+/),
 );
 
 const OR_WORDS = new Set(['or', 'o', 'ou', 'oder']);
