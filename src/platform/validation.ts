@@ -144,6 +144,13 @@ export function describeValidationError(errors: ErrorObject[], context: string |
       if (message && path) return `${where} '${path}' ${message}`;
       return path ? `${where} '${path}' ${error.message ?? 'is invalid'}` : `request ${context ?? 'body'} ${error.message ?? 'is invalid'}`;
     }
+    case 'maxLength':
+    case 'minLength': {
+      // Ajv's "must NOT have more than 200 characters", in the words the service's own checks use.
+      const limit = (error.params as { limit: number }).limit;
+      if (path) return `${where} '${path}' must be at ${error.keyword === 'maxLength' ? 'most' : 'least'} ${limit} character${limit === 1 ? '' : 's'}`;
+      return `request ${context ?? 'body'} ${error.message ?? 'is invalid'}`;
+    }
     default:
       return path ? `${where} '${path}' ${error.message ?? 'is invalid'}` : `request ${context ?? 'body'} ${error.message ?? 'is invalid'}`;
   }

@@ -153,6 +153,15 @@ describe('the bots API', () => {
     assert.equal(added.body.source.status, 'trained');
     assert.equal((await t.request('POST', `/api/v1/bots/${other.id}/knowledge`, { token: key.key, body: { name: 'x', content: 'y' } })).status, 403);
     assert.equal((await t.request('POST', `/api/v1/bots/${bot.id}/knowledge`, { token: key.key, body: { name: 'Own', content: 'Own text.' } })).status, 201);
+    // Form 1's rules: a blank name or text is missing, and limits read as the other forms say them.
+    for (const [body, detail] of [
+      [{ name: '   ', content: 'abc' }, "field 'name' must not be blank"],
+      [{ name: 'x', content: '  \n ' }, "field 'content' must not be blank"],
+      [{ name: 'x'.repeat(201), content: 'abc' }, "field 'name' must be at most 200 characters"],
+    ] as const) {
+      const refused = await t.request('POST', `/api/v1/bots/${bot.id}/knowledge`, { token: key.key, body });
+      assert.deepEqual([refused.status, refused.body.detail], [400, detail]);
+    }
 
     const chat = await t.request('POST', '/api/v1/chat', { token: accessToken, headers: { 'x-bot-id': other.id }, body: { text: 'When does the showroom open on Saturdays?' } });
     assert.equal(chat.status, 200, chat.text);

@@ -42,6 +42,8 @@ export function parseKnowledgeBody(body: KnowledgeBody): KnowledgeCommand {
   if (isForm2(body)) {
     const content = body.content?.trim() ?? '';
     if (!content) throw new ValidationError("field 'content' is required");
+    // The title is Form 2's name: the same limit.
+    if (body.title !== undefined && characterCount(body.title.trim()) > NAME_MAX) throw new ValidationError(`field 'title' must be at most ${NAME_MAX} characters`);
     if (type === 'text') {
       if (characterCount(body.content!) > FORM2_TEXT_MAX) throw new ValidationError(`field 'content' must be at most ${FORM2_TEXT_MAX} characters`);
       return { form: 2, type, title: body.title?.trim() || firstCharacters(body.content!.trim(), 80), content: body.content! };

@@ -27,8 +27,8 @@ export type KnowledgeBody = Static<typeof KnowledgeBodySchema>;
 
 export const BotKnowledgeBodySchema = withExamples(
   Type.Object({
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    content: Type.String({ minLength: 1, maxLength: 100_000 }),
+    name: Type.String({ minLength: 1, maxLength: 200, format: 'not-blank' }),
+    content: Type.String({ minLength: 1, maxLength: 100_000, format: 'not-blank' }),
   }),
   { name: 'Shipping policy', content: 'We ship to the United States, Canada and the European Union. Orders leave our warehouse within 2 business days.' },
 );

@@ -104,6 +104,8 @@ describe('knowledge: text sources', () => {
       [{ type: 'text', title: 'x', content: 'a'.repeat(50_001) }, /content.*50000/],
       [{ type: 'url', title: 'x', content: 'http://example.com/' }, /https/],
       [{ type: 'url', content: 'https://' }, /content/],
+      [{ type: 'text', title: 'T'.repeat(201), content: 'y' }, /'title' must be at most 200 characters/],
+      [{ type: 'url', title: 'T'.repeat(5000), content: 'https://example.com/' }, /'title'/],
       [{ type: 'text', name: 42, content: 'y' }, /name/],
     ];
     for (const [body, field] of cases) {

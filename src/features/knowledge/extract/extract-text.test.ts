@@ -266,6 +266,13 @@ describe('extractText: text formats', () => {
   });
 });
 
+describe('extractText: text that only looks like JSON', () => {
+  it('reads braces in prose as text', async () => {
+    const text = await extractText({ body: Buffer.from('{Draft} Our hours are nine to five [Mon-Fri]'), contentType: 'text/plain' });
+    assert.match(text.text, /nine to five/);
+  });
+});
+
 describe('extractText: refusals by content, not by name', () => {
   const cases: [string, () => Buffer, { contentType?: string; fileName?: string }][] = [
     ['a PNG sent as text/html', () => PNG, { contentType: 'text/html' }],
@@ -277,6 +284,9 @@ describe('extractText: refusals by content, not by name', () => {
     ['a gzip archive named .csv', () => Buffer.from('1f8b0800000000000003cb48cdc9c95728cf2fca4901000ad2e13e0c000000', 'hex'), { fileName: 'data.csv' }],
     ['unknown binary data named .md', () => Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 37) % 256)), { fileName: 'notes.md' }],
     ['JSON', () => Buffer.from('{"question":"hours?"}'), { contentType: 'application/json' }],
+    ['JSON sent as application/octet-stream', () => Buffer.from('{"product":"The json yak code is YAK-7070"}'), { contentType: 'application/octet-stream', fileName: 'yak.json' }],
+    ['JSON named .txt', () => Buffer.from('[{"q":"hours?","a":"nine to five"}]\n'), { contentType: 'text/plain', fileName: 'faq.txt' }],
+    ['a .json file that does not parse', () => Buffer.from('{"broken": '), { fileName: 'data.json' }],
     ['an SVG image', () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><text>hi</text></svg>'), { contentType: 'image/svg+xml' }],
     ['an RSS feed', () => Buffer.from('<?xml version="1.0"?><rss version="2.0"><channel><title>News</title></channel></rss>'), { contentType: 'text/plain' }],
   ];

@@ -103,9 +103,23 @@ function textFormat(text: string, declared: string | undefined, extension: strin
   if (isMarkdown) return /^<(?:!doctype\s+html|html)[\s>]/i.test(start) ? 'html' : 'markdown';
   if (HTML_START.test(start)) return 'html';
   if (xml) throw new UnsupportedContentError('Unsupported content type application/xml');
+  // JSON is data, not prose, whatever it was called or sent as ("application/octet-stream", ".txt").
+  if (extension === 'json' || isJsonDocument(text)) throw new UnsupportedContentError('Unsupported content: JSON data');
   if (declared === 'text/html' || declared === 'application/xhtml+xml' || (extension !== undefined && HTML_EXTENSIONS.has(extension))) return 'html';
   if ((declared !== undefined && /csv|comma-separated|ms-excel/.test(declared)) || extension === 'csv') return 'csv';
   return 'text';
+}
+
+/** True for a whole JSON object or array (a bare word or number is left to be text). */
+function isJsonDocument(text: string): boolean {
+  const trimmed = text.replace(/^\uFEFF/, '').trim();
+  if (!/^[[{]/.test(trimmed) || !/[\]}]$/.test(trimmed)) return false;
+  try {
+    JSON.parse(trimmed);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function mimeEssence(contentType: string | undefined): string | undefined {
