@@ -271,11 +271,14 @@ describe('two server processes on one database and one Redis', { skip: enabled ?
     const added = await a.request('POST', `/api/dashboard/bots/${botId}/knowledge`, { token, body: { type: 'url', url: pageUrl, crawl_schedule: 'hourly' } });
     assert.ok(added.status === 201 || added.status === 200, added.text);
     await within(5000, async () => pageHits >= 1);
+    // Reading the page runs in a worker thread, whose start can take a while on a loaded machine.
+    const status = async () => (await b.request('GET', `/api/dashboard/bots/${botId}/knowledge`, { token })).body.sources[0].status;
+    // Polled once a second: within the suite's per-IP limit of 20 a minute.
+    await within(15_000, async () => (await new Promise((resolve) => setTimeout(resolve, 1000)), (await status()) === 'ready'));
     // Both schedulers look every 200 ms; the source is due again only in an hour.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     assert.equal(pageHits, 1, 'fetched once by one of the two instances');
-    const list = await b.request('GET', `/api/dashboard/bots/${botId}/knowledge`, { token });
-    assert.equal(list.body.sources[0].status, 'ready');
+    assert.equal(await status(), 'ready');
   });
 
   it('loses no acknowledged message when one instance is killed under chat load, and the other keeps answering', async () => {
