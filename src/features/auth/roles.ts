@@ -8,6 +8,12 @@ const DEFAULT_TABS: Record<Role, readonly Tab[]> = {
   agent: ['inbox'],
 };
 
+/**
+ * The roles that may hand out credentials acting for the account (API keys, OAuth approvals); a
+ * credential lives only as long as its maker holds one of them.
+ */
+export const CREDENTIAL_ROLES: readonly Role[] = ['owner', 'admin'];
+
 /** The tabs a role gets when none are granted explicitly. */
 export function defaultTabs(role: Role): Tab[] {
   return [...DEFAULT_TABS[role]];

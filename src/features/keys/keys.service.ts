@@ -14,6 +14,7 @@ import { hasScope, tabsOfMember, type ApiKeyPrincipal, type Principal, type Scop
 import type { CredentialResolver } from '../../platform/auth/auth.ts';
 import { startPeriodicFlush } from '../../platform/periodic-flush.ts';
 import { BOT_CHANGED, type BotChanged } from '../bots/bots.service.ts';
+import { CREDENTIAL_ROLES } from '../auth/roles.ts';
 import { MEMBER_CHANGED, type MemberChanged } from '../team/team.service.ts';
 import { compileAllowlist, isIpOrCidr } from './ip-allowlist.ts';
 import type { ApiKeyCreate, ApiKeyPatch } from './keys.schemas.ts';
@@ -44,8 +45,6 @@ export interface KeyGranter {
   makerId: string | null;
 }
 
-/** Authorizing applications and managing keys is for owners and admins (as OAuth's AUTHORIZING_ROLES). */
-const MAKER_ROLES = ['owner', 'admin'];
 
 export function createKeyService({ db, clock, bus, flushMs, log }: KeyServiceDeps) {
   const byHash = new Map<string, ApiKeyPrincipal>();
@@ -58,7 +57,7 @@ export function createKeyService({ db, clock, bus, flushMs, log }: KeyServiceDep
     const key = await repo.findActiveKeyByHash(db, hash);
     if (!key) return null;
     // A key lives as long as its maker may manage keys: removing a member or making them an agent ends it.
-    if (key.created_by && (!key.maker || !MAKER_ROLES.includes(key.maker.role))) {
+    if (key.created_by && (!key.maker || !CREDENTIAL_ROLES.includes(key.maker.role))) {
       throw new UnauthorizedError('The member who created this API key is no longer an owner or admin of the account');
     }
     const principal: ApiKeyPrincipal = {

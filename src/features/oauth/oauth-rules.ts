@@ -5,6 +5,7 @@
  */
 import { hash, timingSafeEqual } from 'node:crypto';
 import { SCOPES, type Role, type Scope } from '../../platform/auth/principal.ts';
+import { CREDENTIAL_ROLES } from '../auth/roles.ts';
 import { OAuthError } from './oauth.errors.ts';
 
 /** The scope granted when a request names none (decisions.md, "Scopes"). */
@@ -20,9 +21,9 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
 
 /**
  * The roles that may authorize an application, and whose tokens keep working: a token acts for the
- * whole account, which only owners and admins manage.
+ * whole account, which only owners and admins manage (the same roles as for API keys).
  */
-export const AUTHORIZING_ROLES: readonly Role[] = ['owner', 'admin'];
+export const AUTHORIZING_ROLES: readonly Role[] = CREDENTIAL_ROLES;
 
 /** An authorization code lives at most 10 minutes (RFC 6749 §4.1.2, RFC 9700 §4.5). */
 export const CODE_TTL_SEC = 600;

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ForbiddenError, UnauthorizedError } from '../errors.ts';
 import { appendRouteHook } from '../route-hooks.ts';
-import { hasScope, type Principal, type PrincipalKind, type Scope, type Tab } from './principal.ts';
+import { hasScope, TAB_NAMES, type Principal, type PrincipalKind, type Scope, type Tab } from './principal.ts';
 
 export interface AuthRequirement {
   accepts: readonly PrincipalKind[];
@@ -58,18 +58,6 @@ export const SESSION_COOKIE = 'parley_session';
 export function apiAccess(scope: Scope, tab?: Tab): AuthRequirement {
   return tab ? { accepts: ['api_key', 'oauth'], scope, tab } : { accepts: ['api_key', 'oauth'], scope };
 }
-
-const TAB_NAMES: Record<Tab, string> = {
-  inbox: 'Inbox',
-  knowledge: 'Knowledge',
-  customizer: 'Customizer',
-  settings: 'Settings',
-  voice_agent: 'Voice Agent',
-  team: 'Team',
-  billing: 'Billing',
-  byok: 'BYOK',
-  webhooks: 'Webhooks',
-};
 
 /** Requirement for dashboard routes: a signed-in user. */
 export const dashboardAccess: AuthRequirement = { accepts: ['dashboard'] };

@@ -9,6 +9,19 @@ export type Role = (typeof ROLES)[number];
 export const TABS = ['inbox', 'knowledge', 'customizer', 'settings', 'voice_agent', 'team', 'billing', 'byok', 'webhooks'] as const;
 export type Tab = (typeof TABS)[number];
 
+/** The tabs as the dashboard names them. */
+export const TAB_NAMES: Record<Tab, string> = {
+  inbox: 'Inbox',
+  knowledge: 'Knowledge',
+  customizer: 'Customizer',
+  settings: 'Settings',
+  voice_agent: 'Voice Agent',
+  team: 'Team',
+  billing: 'Billing',
+  byok: 'BYOK',
+  webhooks: 'Webhooks',
+};
+
 /** A bot-scoped API key (`parley_sk_…`). */
 export interface ApiKeyPrincipal {
   kind: 'api_key';
