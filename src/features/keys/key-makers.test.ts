@@ -43,6 +43,15 @@ describe('API keys and OAuth tokens made by members', () => {
     const noKnowledge = await addText(key);
     assert.equal(noKnowledge.status, 403);
     assert.match(noKnowledge.body.detail, /Knowledge tab/);
+    // Leads are the Inbox's, the bot's settings the Settings tab's.
+    assert.equal((await setTabs(owner, admin.userId, ['knowledge'])).status, 200);
+    const leads = await t.request('GET', '/api/v1/leads', { token: key });
+    assert.deepEqual([leads.status, /Inbox tab/.test(leads.body.detail)], [403, true]);
+    const rename = await t.request('PATCH', `/api/v1/bots/${botId}`, { token: key, body: { name: 'Renamed' } });
+    assert.deepEqual([rename.status, /Settings tab/.test(rename.body.detail)], [403, true]);
+    assert.equal((await setTabs(owner, admin.userId, ['inbox', 'settings'])).status, 200);
+    assert.equal((await t.request('GET', '/api/v1/leads', { token: key })).status, 200);
+    assert.equal((await t.request('PATCH', `/api/v1/bots/${botId}`, { token: key, body: { name: 'Renamed' } })).status, 200);
 
     // The owner's own key is bound by no tab.
     const ownerKey = (await createKey(t, owner, botId, { scopes: ['read', 'write'] })).key;

@@ -146,8 +146,8 @@ export function leadRoutes(deps: { leads: LeadService; bots: BotService; convers
         const known = await conversations.findSession(bot.id, key);
         leads.checkForm(form, known && { timezone: known.visitor_timezone });
         const { sessionId } = await conversations.ensureSession(bot, key);
-        const session = await conversations.getSession(bot.id, key);
-        const { lead, created } = await leads.submitForm(bot, { rowId: sessionId, key, timezone: session.visitor_timezone }, form);
+        // A session the form opens has no time zone of the visitor's to read the phone by.
+        const { lead, created } = await leads.submitForm(bot, { rowId: sessionId, key, timezone: known?.visitor_timezone }, form);
         return reply.code(created ? 201 : 200).send({ success: true, lead });
       },
     });

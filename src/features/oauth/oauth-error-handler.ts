@@ -9,6 +9,7 @@ import { DomainError } from '../../platform/errors.ts';
 import { describeValidationError } from '../../platform/validation.ts';
 import { OAuthError, oauthCodeForStatus, type OAuthErrorCode } from './oauth.errors.ts';
 import { renderErrorPage } from './consent-page.ts';
+import { usesBasicScheme } from './oauth-rules.ts';
 
 export interface OAuthErrorStyle {
   /** An HTML page to a caller that accepts text/html (a browser navigating), JSON to others. */
@@ -83,7 +84,7 @@ export function answerOAuthError(error: FastifyError | Error, request: FastifyRe
   reply.code(oauthError.status).headers(oauthError.headers).header('cache-control', 'no-store');
   // RFC 6749 §5.2: a client that authenticated through the Authorization header and failed gets
   // 401 with a challenge in the scheme it used.
-  if (oauthError.error === 'invalid_client' && /^\s*Basic(\s|$)/i.test(request.headers.authorization ?? '')) {
+  if (oauthError.error === 'invalid_client' && usesBasicScheme(request.headers.authorization)) {
     reply.header('www-authenticate', BASIC_CHALLENGE);
   }
   if (wantsPage(request, request.routeOptions.config.oauthErrors ?? {})) {

@@ -137,6 +137,14 @@ export interface BasicClientCredentials {
   clientSecret: string;
 }
 
+// The Basic scheme (case-insensitive) and what follows it.
+const BASIC_SCHEME = /^Basic(?:\s+(.*))?$/is;
+
+/** True when the request authenticates its client with HTTP Basic (its failure gets a Basic challenge). */
+export function usesBasicScheme(authorization: string | undefined): boolean {
+  return BASIC_SCHEME.test(authorization?.trim() ?? '');
+}
+
 // A protocol value (RFC 6749 Appendix A, VSCHAR and space), like every form parameter; this also
 // keeps a NUL byte, which no database column takes, out of the client lookup.
 const PRINTABLE = /^[\x20-\x7e]{0,4096}$/;
@@ -148,7 +156,7 @@ const PRINTABLE = /^[\x20-\x7e]{0,4096}$/;
  * header that cannot be read is a failed client authentication.
  */
 export function basicClientCredentials(authorization: string | undefined): BasicClientCredentials | undefined {
-  const match = /^Basic(?:\s+(.*))?$/is.exec(authorization?.trim() ?? '');
+  const match = BASIC_SCHEME.exec(authorization?.trim() ?? '');
   if (!match) return undefined;
   const refuse = (why: string): never => {
     throw new OAuthError('invalid_client', `Malformed HTTP Basic client authentication: ${why}`);

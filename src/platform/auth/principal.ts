@@ -9,7 +9,7 @@ export type Role = (typeof ROLES)[number];
 export const TABS = ['inbox', 'knowledge', 'customizer', 'settings', 'voice_agent', 'team', 'billing', 'byok', 'webhooks'] as const;
 export type Tab = (typeof TABS)[number];
 
-/** The tabs as the dashboard names them. */
+/** The tabs as the dashboard names them, in the specification's order (the dashboard imports these too). */
 export const TAB_NAMES: Record<Tab, string> = {
   inbox: 'Inbox',
   knowledge: 'Knowledge',

@@ -5,6 +5,7 @@
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { ResponseOf } from './api/client.ts';
+import { TAB_NAMES } from '../../../src/platform/auth/principal.ts';
 
 export type Me = ResponseOf<'me'>;
 export type Tab = Me['tabs'][number];
@@ -43,18 +44,11 @@ export function isManager(me: Me): boolean {
   return me.role === 'owner' || me.role === 'admin';
 }
 
-/** The dashboard's tabs in the order of the specification, with what each is called on screen. */
-export const TAB_LABELS: Record<Tab, string> = {
-  inbox: 'Inbox',
-  knowledge: 'Knowledge',
-  customizer: 'Customizer',
-  settings: 'Settings',
-  voice_agent: 'Voice Agent',
-  team: 'Team',
-  billing: 'Billing',
-  byok: 'BYOK',
-  webhooks: 'Webhooks',
-};
+/**
+ * The dashboard's tabs in the order of the specification, with what each is called on screen: the
+ * names the service's own messages use ("made by a member without the Webhooks tab").
+ */
+export const TAB_LABELS: Readonly<Record<Tab, string>> = TAB_NAMES;
 
 export interface ScreenDef {
   /** The path segment after `/app/bots/{bot_id}/` (bot screens) or `/app/` (account screens). */

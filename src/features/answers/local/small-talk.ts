@@ -164,7 +164,7 @@ function askingWhatItIs(): [Kind, PhraseLanguage, string[]][] {
       ['un ia', 'una ia', 'un intelligenza artificiale', 'una intelligenza artificiale', 'una macchina', 'un chatbot', 'un programma', 'un bot', 'un robot'],
     ],
   };
-  return Object.entries(asking).map(([language, [ways, machines]]) => ['identity', language as PhraseLanguage, ways.flatMap((way) => machines.map((machine) => `${way} ${machine}`))]);
+  return crossed('identity', asking);
 }
 
 /** "Can you put me through to an operator?": the ways of asking for a person, each with each name for one. */
@@ -195,7 +195,12 @@ function askingForAPerson(): [Kind, PhraseLanguage, string[]][] {
       ['un operatore', 'un operatrice', 'una persona', 'un umano', 'qualcuno', 'un consulente', 'l assistenza'],
     ],
   };
-  return Object.entries(asking).map(([language, [ways, people]]) => ['human', language as PhraseLanguage, ways.flatMap((way) => people.map((person) => `${way} ${person}`))]);
+  return crossed('human', asking);
+}
+
+/** Every way of asking followed by every name, per language, as expressions of `kind`. */
+function crossed(kind: Kind, table: Record<PhraseLanguage, [string[], string[]]>): [Kind, PhraseLanguage, string[]][] {
+  return Object.entries(table).map(([language, [ways, names]]) => [kind, language as PhraseLanguage, ways.flatMap((way) => names.map((name) => `${way} ${name}`))]);
 }
 
 // Words that may surround small talk without making it a question.
