@@ -175,7 +175,8 @@ async function main(): Promise<void> {
   });
   const parley = startServer({
     name: 'parley',
-    args: ['--import', 'tsx', 'src/server.ts'],
+    // BENCH_PROFILE=<dir>: Parley writes a V8 CPU profile there when it stops.
+    args: [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '--import', 'tsx', 'src/server.ts'],
     cwd: ROOT,
     env: childEnv({
       NODE_ENV: 'production',
@@ -221,7 +222,7 @@ async function main(): Promise<void> {
     process.exit(0);
   }
   if (process.env.BENCH_ONLY === 'provider') {
-    const figures = await measureProviderThroughput(fixtures, proxy.url, load);
+    const figures = await measureProviderThroughput(fixtures, proxy.url, load, parley.pid);
     reportProvider(figures, load, []);
     await cleanup();
     process.exit(0);
@@ -293,7 +294,7 @@ async function main(): Promise<void> {
   await fixtures.api('PATCH', `/api/dashboard/bots/${fixtures.botId}`, { token: fixtures.token, body: { selected_model: 'gpt-4o-mini' } });
   const overhead = await measureProviderOverhead(parley.url, fixtures.botId, providerBaseUrl, questions);
   console.log('measuring chat through the provider, beside a 20-line proxy to it …');
-  const throughput = await measureProviderThroughput(fixtures, proxy.url, load);
+  const throughput = await measureProviderThroughput(fixtures, proxy.url, load, parley.pid);
   if (throughput.failed > 0) problems.push(`chat through the provider: ${throughput.failed} failed requests`);
   console.log('measuring analytics and the scorecard on a bot with 1,000,000 messages …');
   latency.push(...(await measureAnalytics(fixtures, dataDir)));
@@ -492,6 +493,8 @@ function reportProvider(figures: ProviderThroughput, load: { connections: number
   const addedPass = figures.addedP50 < PROVIDER_TARGETS.maxAddedMs;
   targets.push({ scenario: 'chat through the provider', target: `added over the proxy (p50, one at a time) < ${PROVIDER_TARGETS.maxAddedMs} ms`, value: round(figures.addedP50, 3), pass: addedPass });
   console.log(`  target: Parley adds < ${PROVIDER_TARGETS.maxAddedMs} ms over the proxy (p50) ... ${figures.addedP50.toFixed(2)} ms  ${addedPass ? 'PASS' : 'FAIL'}`);
+  const cpu = figures.cpuMsPerRequest;
+  if (cpu) console.log(`Parley's CPU per request under load: ${cpu.provider.toFixed(2)} ms through the provider, ${cpu.local.toFixed(2)} ms with parley-local (same bot, no knowledge)`);
   return {
     proxy_rps: figures.proxyRps.map((x) => round(x, 1)),
     parley_rps: figures.parleyRps.map((x) => round(x, 1)),
@@ -499,6 +502,7 @@ function reportProvider(figures: ProviderThroughput, load: { connections: number
     proxy_p50_ms: round(figures.proxyP50, 3),
     parley_p50_ms: round(figures.parleyP50, 3),
     added_p50_ms: round(figures.addedP50, 3),
+    ...(figures.cpuMsPerRequest && { cpu_ms_per_request: { provider: round(figures.cpuMsPerRequest.provider, 3), local: round(figures.cpuMsPerRequest.local, 3) } }),
   };
 }
 

@@ -205,6 +205,8 @@ export interface LoadResult {
   mean: number;
   max: number;
   total: number;
+  /** Responses over the whole run, warm-up included. */
+  responses: number;
   non2xx: number;
   /** Connection errors and time-outs over the whole run, warm-up included. */
   errors: number;
@@ -224,6 +226,7 @@ export async function measure(target: LoadTarget, options: LoadOptions): Promise
   const latencies = new LatencySamples();
   const statusCodes: Record<string, number> = {};
   let non2xx = 0;
+  let responses = 0;
   const measuredFrom = performance.now() + options.warmupSec * 1000;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
@@ -240,6 +243,7 @@ export async function measure(target: LoadTarget, options: LoadOptions): Promise
     );
     // autocannon's own histogram has 1 ms resolution; each response time is recorded here instead.
     instance.on('response', (_client, statusCode, _resBytes, responseTime) => {
+      responses++;
       if (performance.now() < measuredFrom) return;
       latencies.add(responseTime);
       statusCodes[statusCode] = (statusCodes[statusCode] ?? 0) + 1;
@@ -254,6 +258,7 @@ export async function measure(target: LoadTarget, options: LoadOptions): Promise
     mean: latencies.mean(),
     max: latencies.percentile(100),
     total: latencies.count,
+    responses,
     non2xx,
     errors: result.errors,
     timeouts: result.timeouts,

@@ -12,6 +12,8 @@ export interface RecordedRequest {
   url: string;
   headers: http.IncomingHttpHeaders;
   body: any;
+  /** The client's port: the same for requests that reused one connection. */
+  remotePort: number | undefined;
 }
 
 export type FakeBehaviour =
@@ -24,7 +26,9 @@ export type FakeBehaviour =
   /** Never answers. */
   | { kind: 'silent' }
   /** Sends the headers and these chunks, then goes quiet. */
-  | { kind: 'stall'; chunks: string[] };
+  | { kind: 'stall'; chunks: string[] }
+  /** Streams these chunks, then an error event (`data: {"error": {...}}`, as servers report a failure mid-way). */
+  | { kind: 'error-event'; chunks: string[]; message: string };
 
 export type FakeEmbeddingBehaviour =
   /**
@@ -116,7 +120,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     } catch {
       body = raw;
     }
-    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, remotePort: req.socket.remotePort });
     if (req.method === 'POST' && req.url === '/v1/embeddings') return answerEmbeddings(body, embeddingBehaviour, res);
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') return sendError(res, 404, 'not found');
     const current = behaviour;
@@ -140,6 +144,10 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
           return;
         }
         if (current.kind === 'stall') return;
+        if (current.kind === 'error-event') {
+          res.end(`data: ${JSON.stringify({ error: { message: current.message, type: 'server_error' } })}\n\n`);
+          return;
+        }
         res.write(chunkEvent(id, model, {}, 'stop'));
         res.end('data: [DONE]\n\n');
       }

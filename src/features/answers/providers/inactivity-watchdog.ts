@@ -23,8 +23,12 @@ export class InactivityWatchdog {
 
   /** (Re)starts the wait: called at the start, on every byte, and when the consumer asks for more. */
   touch(): void {
-    clearTimeout(this.timer);
     if (this.paused || this.stopped) return;
+    // One timer per call, pushed back on each byte: cheaper than a new timer per chunk.
+    if (this.timer) {
+      this.timer.refresh();
+      return;
+    }
     this.timer = setTimeout(() => {
       this.timedOut = true;
       this.stop();
@@ -32,10 +36,17 @@ export class InactivityWatchdog {
     }, this.timeoutMs);
   }
 
+  /** A piece of the response body arrived. */
+  bodyArrived(): void {
+    this.receivedBody = true;
+    this.touch();
+  }
+
   /** Stops counting while the consumer holds a chunk. */
   pause(): void {
     this.paused = true;
     clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   resume(): void {
@@ -46,6 +57,7 @@ export class InactivityWatchdog {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   /** Stops waiting and aborts the call (the consumer went away). */
@@ -63,8 +75,7 @@ export class InactivityWatchdog {
       const body = response.body.pipeThrough(
         new TransformStream<Uint8Array, Uint8Array>({
           transform: (chunk, controller) => {
-            this.receivedBody = true;
-            this.touch();
+            this.bodyArrived();
             controller.enqueue(chunk);
           },
         }),

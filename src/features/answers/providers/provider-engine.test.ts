@@ -227,6 +227,18 @@ describe('the LLM engine against an OpenAI-compatible server', () => {
     assert.equal(server.requests[0]!.body.model, 'qwen2.5:7b');
   });
 
+  it('keeps the connection to the provider open for the next answer', async () => {
+    server.behave({ kind: 'stream', chunks: ['one', ' two'] });
+    const engine = createProviderEngine({ pool, timeoutMs: 5000, keyFor: noKeys(), retriever: fakeRetriever().retriever, fallback: fakeFallback().engine });
+    for (let i = 0; i < 3; i++) {
+      // The pool takes a connection back a moment after the answer's last byte.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.deepEqual(await collect((await engine.answer(request())).chunks), ['one', ' two']);
+    }
+    assert.equal(server.requests.length, 3);
+    assert.equal(new Set(server.requests.map((r) => r.remotePort)).size, 1, `one connection for the three answers: ${server.requests.map((r) => r.remotePort).join(', ')}`);
+  });
+
   it('does not count the time the consumer spends on a chunk as provider silence', async () => {
     server.behave({ kind: 'stream', chunks: ['one', 'two', 'three'] });
     const engine = createProviderEngine({ pool, timeoutMs: 100, keyFor: noKeys(), retriever: fakeRetriever().retriever, fallback: fakeFallback().engine });
@@ -277,6 +289,12 @@ describe('the LLM engine against an OpenAI-compatible server', () => {
       const { error, received } = await failWith({ kind: 'break', chunks: ['Partial', ' answer'] });
       assert.deepEqual(received, ['Partial', ' answer']);
       assert.match(error.message, /broke off/);
+    });
+
+    it('an error event in the stream, after the chunks that did arrive', async () => {
+      const { error, received } = await failWith({ kind: 'error-event', chunks: ['Half'], message: 'The model ran out of memory' });
+      assert.deepEqual(received, ['Half']);
+      assert.match(error.message, /broke off the answer: The model ran out of memory/);
     });
 
     it('a server that sends nothing within the time-out', async () => {

@@ -6,6 +6,7 @@
 import type { ProviderPool } from '../../../config/config.ts';
 import { AnswerError, type AnswerEngine, type AnswerRequest, type AnswerSource, type AnswerStream, type RetrievedPassage, type Retriever } from '../answers.types.ts';
 import { searchForQuestion } from '../question-retrieval.ts';
+import { streamChatCompletion } from './chat-completions.ts';
 import { InactivityWatchdog } from './inactivity-watchdog.ts';
 import { providerLabel, toAnswerError } from './provider-errors.ts';
 import { languageModelFor, type ModelTarget } from './provider-models.ts';
@@ -115,10 +116,33 @@ export function createProviderEngine(deps: ProviderEngineDeps): AnswerEngine {
   };
 
   /**
-   * The provider model's own stream, read straight from `doStream`: the provider packages build
-   * the request, parse the events and map the errors, and `streamText`, whose steps, tools,
-   * retries and telemetry Parley does not use, would add half a millisecond before the first token.
+   * The answer's text pieces from the provider: Chat Completions through Parley's own lean client,
+   * the other providers through their AI SDK model's `doStream` (the provider packages build the
+   * request, parse the events and map the errors; `streamText`, whose steps, tools, retries and
+   * telemetry Parley does not use, would add half a millisecond before the first token).
    */
+  async function* providerDeltas(target: ModelTarget, prompt: ProviderPrompt, signal: AbortSignal, watchdog: InactivityWatchdog): AsyncGenerator<string> {
+    const { provider } = target;
+    // OpenAI and compatible servers speak Chat Completions (Ollama, vLLM and llama.cpp have no
+    // Responses API, and Chat Completions does not store conversations by default).
+    if (provider === 'openai' || provider === 'openai-compatible') {
+      yield* streamChatCompletion({ baseUrl: target.baseUrl, apiKey: target.apiKey, modelId: target.modelId, prompt, signal, onHeaders: () => watchdog.touch(), onBody: () => watchdog.bodyArrived() });
+      return;
+    }
+    const model = languageModelFor(provider, target.modelId, target.apiKey, watchdog.wrapFetch(baseFetch));
+    const { stream } = await model.doStream({ prompt, abortSignal: signal });
+    for await (const part of stream) {
+      if (part.type === 'text-delta') {
+        if (part.delta) yield part.delta;
+      } else if (part.type === 'error') {
+        throw part.error;
+      } else if (part.type === 'finish' && part.finishReason.unified === 'error') {
+        throw new Error('the stream ended with an error');
+      }
+    }
+  }
+
+  /** Streams the provider's answer, with the inactivity watchdog, and turns any failure into an AnswerError. */
   async function* streamAnswer(target: ModelTarget, prompt: ProviderPrompt, callerSignal: AbortSignal | undefined): AsyncGenerator<string> {
     const watchdog = new InactivityWatchdog(timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, watchdog.signal]) : watchdog.signal;
@@ -128,21 +152,11 @@ export function createProviderEngine(deps: ProviderEngineDeps): AnswerEngine {
     let yielded = false;
     watchdog.touch();
     try {
-      const model = languageModelFor(target, watchdog.wrapFetch(baseFetch));
-      const { stream } = await model.doStream({ prompt, abortSignal: signal });
-      for await (const part of stream) {
-        if (part.type === 'text-delta') {
-          if (!part.delta) continue;
-          yielded = true;
-          watchdog.pause();
-          yield part.delta;
-          watchdog.resume();
-        } else if (part.type === 'error') {
-          [failed, failure] = [true, part.error];
-          break;
-        } else if (part.type === 'finish') {
-          if (part.finishReason.unified === 'error') [failed, failure] = [true, new Error('the stream ended with an error')];
-        }
+      for await (const delta of providerDeltas(target, prompt, signal, watchdog)) {
+        yielded = true;
+        watchdog.pause();
+        yield delta;
+        watchdog.resume();
       }
       if (!failed && signal.aborted) [failed, failure] = [true, signal.reason];
       finished = !failed;

@@ -15,16 +15,12 @@ export interface ModelTarget {
   baseUrl?: string;
 }
 
-/**
- * The model to stream from. OpenAI and compatible servers speak Chat Completions (Ollama, vLLM and
- * llama.cpp have no Responses API, and Chat Completions does not store conversations by default).
- */
-export function languageModelFor(target: ModelTarget, fetchImpl: typeof fetch): LanguageModelV3 {
-  const { provider, modelId, apiKey, baseUrl } = target;
+/** The providers whose chat models Parley reaches through the AI SDK (Chat Completions has its own client, chat-completions.ts). */
+export type SdkChatProvider = Exclude<ModelTarget['provider'], 'openai' | 'openai-compatible'>;
+
+/** The AI SDK model to stream from. */
+export function languageModelFor(provider: SdkChatProvider, modelId: string, apiKey: string, fetchImpl: typeof fetch): LanguageModelV3 {
   switch (provider) {
-    case 'openai':
-    case 'openai-compatible':
-      return createOpenAI({ apiKey, baseURL: baseUrl, fetch: fetchImpl, ...(provider === 'openai-compatible' && { name: 'openai-compatible' }) }).chat(modelId);
     case 'anthropic':
       return createAnthropic({ apiKey, fetch: fetchImpl })(modelId);
     case 'google':
