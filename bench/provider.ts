@@ -4,7 +4,7 @@
  * 20-line Node proxy (bench/provider-proxy.ts), in alternating runs. Reported: requests per second
  * at the configured connections (Parley as a share of the proxy) and, one request at a time, the
  * p50 that Parley adds (auth, quota, the session and both messages stored, retrieval, the prompt,
- * the AI SDK).
+ * the provider client).
  */
 import fs from 'node:fs';
 import { measure, type LoadOptions, type LoadResult } from './lib.ts';
