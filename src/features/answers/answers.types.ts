@@ -32,6 +32,8 @@ export interface SearchOptions {
  */
 export interface Retriever {
   search(botId: string, query: string, limit: number, options?: SearchOptions): Promise<RetrievedPassage[]>;
+  /** False when the bot has no knowledge at all, so that no other search could find anything. */
+  hasKnowledge?(botId: string): Promise<boolean>;
 }
 
 export interface ChatTurn {

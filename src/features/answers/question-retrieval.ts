@@ -33,7 +33,11 @@ export async function retrieveForQuestion(
   if (!query.searchText) return { query, retrieved: [], knowledge: null };
   let retrieved = await retriever.search(botId, query.searchText, limit, options);
   let knowledge = knowledgeLanguage(retrieved);
-  if (written === 'en' && (retrieved.length === 0 || (knowledge && knowledge !== 'en'))) {
+  // Found nothing: searched again unless the bot has no knowledge at all (then the five
+  // translations and the second search would be work for nothing).
+  const searchAgain =
+    written === 'en' && (retrieved.length > 0 ? knowledge !== null && knowledge !== 'en' : ((await retriever.hasKnowledge?.(botId)) ?? true));
+  if (searchAgain) {
     // An English question and knowledge in another language: searched again with its words'
     // translations (the first search found only the names and cognates they share, or nothing:
     // then in each of the five languages, the usual translation only).

@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../../testing/test-app.ts';
 import { botWithKey } from '../../testing/factories.ts';
 import { createKnowledgeService } from './knowledge.service.ts';
 import { LOCAL_EMBEDDING_MODEL } from '../answers/semantic/embeddings.ts';
+import { retrieveForQuestion } from '../answers/question-retrieval.ts';
 
 describe('knowledge: hybrid retrieval (full text and offline embeddings)', () => {
   let t: TestApp;
@@ -55,6 +56,25 @@ describe('knowledge: hybrid retrieval (full text and offline embeddings)', () =>
     assert.equal(fullTextOnly.length, 0);
     const hybrid = await knowledgeOf(t).retriever.search(bot.id, question, 3);
     assert.equal(hybrid[0]?.text, notes[0]);
+  });
+
+  it('tells a bot without any knowledge from one with some, and searches the first only once for an English question', async () => {
+    const { key, bot } = await botWithKey(t, { scopes: ['read', 'write'] });
+    const knowledge = knowledgeOf(t);
+    const searches: string[] = [];
+    const counted = { ...knowledge.retriever, search: (...args: Parameters<typeof knowledge.retriever.search>) => (searches.push(args[1]), knowledge.retriever.search(...args)) };
+    assert.equal(await knowledge.retriever.hasKnowledge!(bot.id), false);
+    assert.equal((await retrieveForQuestion(counted, bot.id, 'When does the shop open?', [], 'en', 5)).retrieved.length, 0);
+    assert.equal(searches.length, 1, 'no second search with translations');
+
+    // With knowledge (here in German), an English question that finds nothing is searched again, translated.
+    const res = await t.request('POST', '/api/v1/knowledge', { token: key.key, body: { type: 'text', name: 'Öffnungszeiten', content: 'Der Laden öffnet montags bis freitags um 9 Uhr.' } });
+    assert.equal(res.status, 200);
+    assert.equal(await knowledge.retriever.hasKnowledge!(bot.id), true);
+    searches.length = 0;
+    const found = await retrieveForQuestion(counted, bot.id, 'When does the shop open?', [], 'en', 5);
+    assert.equal(searches.length, 2);
+    assert.match(found.retrieved[0]?.text ?? '', /öffnet/);
   });
 
   it('back-fills embeddings of passages stored without one (before embeddings existed)', async () => {

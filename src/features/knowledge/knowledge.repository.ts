@@ -30,6 +30,12 @@ export async function countSources(db: Db, botId: string): Promise<number> {
   return Number(row.n);
 }
 
+/** Whether the bot has any source at all (the catalog's items included). */
+export async function hasSources(db: Db, botId: string): Promise<boolean> {
+  const row = await db.selectFrom('knowledge_sources').select('id').where('bot_id', '=', botId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function updateSource(db: Db, sourceId: string, changes: Partial<Insertable<KnowledgeSourcesTable>>): Promise<void> {
   await db.updateTable('knowledge_sources').set(changes).where('id', '=', sourceId).execute();
 }

@@ -282,6 +282,7 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
           : [];
       });
     },
+    hasKnowledge: (botId) => repo.hasSources(db, botId),
   };
 
   return {
