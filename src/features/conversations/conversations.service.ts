@@ -99,13 +99,15 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
 
   /**
    * The session a message or upload goes to, created (or reopened once ended) as needed, with the
-   * events that records. Call inside a transaction. `unused`: the key was just generated, so no
-   * session has it; `firstMessages`: the message count a session created here starts with.
+   * events that records; the visit it counts is added to `counts` (the caller writes them with its
+   * own, one row update per hour). Call inside a transaction. `unused`: the key was just generated,
+   * so no session has it; `firstMessages`: the message count a session created here starts with.
    */
   async function openSession(
     trx: Db,
     input: Omit<UserTurnInput, 'text'> & { sessionKey: string },
     at: string,
+    counts: Map<string, CountDeltas>,
     { unused = false, firstMessages = 0 } = {},
   ) {
     const { bot, sessionKey } = input;
@@ -134,7 +136,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
         lead_state: null,
       };
       await repo.insertSession(trx, session);
-      await addCounts(trx, bot.id, hourOf(at), { sessions: 1 });
+      mergeInto(counts, hourOf(at), { sessions: 1 });
       events.push(sessionStarted(bot, sessionKey, at, session));
       return { session, events, created: true };
     }
@@ -145,7 +147,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
     session = { ...session, ...changes };
     if (reopening) {
       session = { ...session, status: 'active', ended_at: null, started_at: at };
-      await addCounts(trx, bot.id, hourOf(at), { sessions: 1 });
+      mergeInto(counts, hourOf(at), { sessions: 1 });
       events.push(sessionStarted(bot, sessionKey, at, session));
     }
     if (reopening || Object.keys(changes).length > 0) {
@@ -186,16 +188,18 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
         if (!(await repo.takeMonthlyMessage(trx, input.bot.account_id, month, input.bot.monthly_message_quota))) {
           throw new QuotaExceededError(secondsLeft);
         }
-        const { session, events, created } = await openSession(trx, { ...input, sessionKey }, at, { unused: input.sessionKey === undefined, firstMessages: 1 });
+        const counts = new Map<string, CountDeltas>();
+        const { session, events, created } = await openSession(trx, { ...input, sessionKey }, at, counts, { unused: input.sessionKey === undefined, firstMessages: 1 });
         const earlier = !created && session.message_count > 0 ? await repo.sessionMessages(trx, session.id) : [];
         await repo.insertMessage(trx, { id: messageId, session_id: session.id, bot_id: input.bot.id, role: 'user', author: 'visitor', content: input.text, feedback_rating: null, latency_ms: null, engine: null, sources: null, created_at: at });
         // A session created for this message already counts it.
         if (!created) await repo.touchSession(trx, session.id, at, 1);
-        await addCounts(trx, input.bot.id, hourOf(at), { user_messages: 1 });
+        mergeInto(counts, hourOf(at), { user_messages: 1 });
         // The visit's second visitor message makes it a multi-turn visit (counted in the hour it started).
         if (earlier.filter((m) => m.role === 'user' && m.created_at >= session.started_at).length === 1) {
-          await addCounts(trx, input.bot.id, hourOf(session.started_at), { multi_turn_sessions: 1 });
+          mergeInto(counts, hourOf(session.started_at), { multi_turn_sessions: 1 });
         }
+        await addCountsByHour(trx, input.bot.id, counts);
         events.push({
           event: 'message.user',
           botId: input.bot.id,
@@ -248,7 +252,9 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
     async ensureSession(bot: ConversationBot, sessionKey: string): Promise<{ sessionId: string }> {
       const at = isoAt(clock.now());
       return db.transaction().execute(async (trx) => {
-        const { session, events } = await openSession(trx, { bot, sessionKey }, at);
+        const counts = new Map<string, CountDeltas>();
+        const { session, events } = await openSession(trx, { bot, sessionKey }, at, counts);
+        await addCountsByHour(trx, bot.id, counts);
         await repo.updateSession(trx, session.id, { last_activity_at: at });
         await recordEvents(trx, events);
         return { sessionId: session.id };
