@@ -99,6 +99,9 @@ export interface AnswerEngine {
 
 /** A provider failure (bad key, rate limit, time-out, broken stream): the chat layer reports it as 502 / `provider_error`. */
 export class AnswerError extends Error {
+  /** The session the visitor's message was stored in before the answer failed (set by the chat service). */
+  sessionKey?: string;
+
   constructor(
     message: string,
     readonly code: 'provider_error' | 'internal_error' = 'provider_error',

@@ -22,6 +22,8 @@ export interface ChatRequest {
   text: string;
   sessionKey?: string;
   visitorId?: string;
+  /** Sent by the visitor themself (widget access): the session must be theirs. */
+  asVisitor?: boolean;
   visitorTimezone?: string;
   metadata?: Record<string, unknown>;
   /** Overrides the bot's response_language ('' = mirror the visitor). */
@@ -113,6 +115,7 @@ export function createChatService({ conversations, engine, usage, attachmentsFor
       text: request.text,
       sessionKey: request.sessionKey,
       visitorId: request.visitorId,
+      asVisitor: request.asVisitor,
       visitorTimezone: request.visitorTimezone,
       metadata: request.metadata,
     });
@@ -138,7 +141,11 @@ export function createChatService({ conversations, engine, usage, attachmentsFor
     if (acknowledgement) emit(acknowledgement);
     const { sources, engineName, unanswered } = acknowledgement
       ? { sources: [], engineName: LOCAL_ENGINE_NAME, unanswered: false }
-      : await answer(request, turn, lead, emit);
+      : await answer(request, turn, lead, emit).catch((err: unknown) => {
+          // The message is stored: the caller can still tell the visitor which session holds it.
+          if (err instanceof AnswerError) err.sessionKey = turn.sessionKey;
+          throw err;
+        });
     const reply = parts.join('');
     const message = await conversations.addAssistantMessage(bot, turn, {
       content: reply,

@@ -15,6 +15,11 @@ import * as repo from './conversations.repository.ts';
 
 export const SESSION_NOT_FOUND = 'Session not found or belongs to a different bot';
 
+/** A session started by another visitor is not this visitor's to read or write (they are told it is not found). */
+function belongsToAnotherVisitor(session: { visitor_id: string | null }, visitorId: string | undefined): boolean {
+  return session.visitor_id !== null && session.visitor_id !== visitorId;
+}
+
 /** The account's monthly allowance of user messages is used up (429, stream `quota_exceeded`). */
 export class QuotaExceededError extends RateLimitedError {
   constructor(retryAfterSec: number) {
@@ -38,6 +43,11 @@ export interface UserTurnInput {
   visitorId?: string;
   visitorTimezone?: string;
   metadata?: Record<string, unknown>;
+  /**
+   * The caller is a visitor (widget access): a session started by another `visitor_id` is not
+   * theirs (SESSION_NOT_FOUND), as for its history.
+   */
+  asVisitor?: boolean;
 }
 
 /** A stored user message and what answering it needs. */
@@ -112,12 +122,14 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
   ) {
     const { bot, sessionKey } = input;
     const events: OutboxEvent[] = [];
+    let session = unused ? undefined : await repo.findSession(trx, bot.id, sessionKey);
+    if (session && input.asVisitor && belongsToAnotherVisitor(session, input.visitorId)) throw new NotFoundError(SESSION_NOT_FOUND);
     const changes = {
-      ...(input.visitorId !== undefined && { visitor_id: input.visitorId }),
+      // A session stays with the visitor who started it: their id is set once, never replaced.
+      ...(input.visitorId !== undefined && !session?.visitor_id && { visitor_id: input.visitorId }),
       ...(input.visitorTimezone !== undefined && { visitor_timezone: input.visitorTimezone }),
       ...(input.metadata !== undefined && { metadata: JSON.stringify(input.metadata) }),
     };
-    let session = unused ? undefined : await repo.findSession(trx, bot.id, sessionKey);
     if (!session) {
       session = {
         id: timeOrderedUuid(),
@@ -279,7 +291,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
      */
     async visitorHistory<A>(botId: string, sessionKey: string, visitorId: string | undefined, attachmentsOf: (sessionId: string) => Promise<A[]>) {
       const session = await requireSession(botId, sessionKey);
-      if (session.visitor_id && session.visitor_id !== visitorId) throw new NotFoundError(SESSION_NOT_FOUND);
+      if (belongsToAnotherVisitor(session, visitorId)) throw new NotFoundError(SESSION_NOT_FOUND);
       const [rows, attachments] = await Promise.all([repo.sessionMessages(db, session.id), attachmentsOf(session.id)]);
       return {
         session_id: session.session_key,
@@ -287,6 +299,12 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
         messages: rows.map((row) => ({ ...storedMessage(row), sources: row.sources ? (JSON.parse(row.sources) as AnswerSource[]) : [] })),
         attachments,
       };
+    },
+
+    /** Refuses (SESSION_NOT_FOUND) a visitor writing to a session another visitor started; a session not started yet is anyone's. */
+    async checkVisitorOf(botId: string, sessionKey: string, visitorId: string | undefined): Promise<void> {
+      const session = await repo.findSession(db, botId, sessionKey);
+      if (session && belongsToAnotherVisitor(session, visitorId)) throw new NotFoundError(SESSION_NOT_FOUND);
     },
 
     /** The messages of a session already looked up, oldest first. */

@@ -129,7 +129,7 @@ describe('operators’ inbox', () => {
 
     const paused = await say(t, bot.id, 'held', { text: 'Can a human help me?' });
     assert.deepEqual(names(paused), ['paused']);
-    assert.deepEqual(paused.events[0]!.data, { reason: 'human_takeover', message: PAUSED_MESSAGE });
+    assert.deepEqual(paused.events[0]!.data, { reason: 'human_takeover', message: PAUSED_MESSAGE, session_id: 'held' });
     const stored = await t.request('GET', `${inbox}/held`, { token: owner.token });
     assert.deepEqual(stored.body.messages.map((m: { author: string }) => m.author), ['visitor', 'bot', 'visitor']);
     assert.equal(stored.body.messages[2].content, 'Can a human help me?');
@@ -156,6 +156,12 @@ describe('operators’ inbox', () => {
     assert.equal((await t.request('GET', `/api/dashboard/bots/${bot.id}`, { token: owner.token })).body.paused, true);
     assert.deepEqual(names(await say(t, bot.id, 'p-1')), ['paused']);
     assert.deepEqual(names(await say(t, bot.id, 'p-new')), ['paused']);
+    // A message without a session id starts one even now, and the visitor is told which.
+    const unnamed = await readEventStream(t, '/api/widget/chat/stream', { token: bot.id, body: { text: 'Is anyone there?' } });
+    const started = unnamed.events[0]!.data.session_id;
+    assert.equal(typeof started, 'string');
+    const held = await t.request('GET', `/api/dashboard/bots/${bot.id}/inbox/${encodeURIComponent(started)}`, { token: owner.token });
+    assert.deepEqual(held.body.messages.map((m: { content: string }) => m.content), ['Is anyone there?']);
 
     const resumed = await t.request('POST', `/api/dashboard/bots/${bot.id}/resume`, { token: owner.token });
     assert.deepEqual(resumed.body, { bot_id: bot.id, paused: false });

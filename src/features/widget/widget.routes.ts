@@ -169,7 +169,7 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
         tags,
         summary: 'Send a message and stream the reply (Server-Sent Events)',
         description:
-          'Streams the reply as Server-Sent Events: `token` {token} per chunk, then `done` {session_id, sources, message_id (the stored answer, for feedback), lead_form? {fields} (when the answer asked for contact details: the widget offers its form)}; or `paused` {reason, message} when an operator holds the conversation; or `error` {code, message} (`quota_exceeded`, `provider_error`, `internal_error`). Comment lines keep idle streams alive.',
+          'Streams the reply as Server-Sent Events: `token` {token} per chunk, then `done` {session_id, sources, message_id (the stored answer, for feedback), lead_form? {fields} (when the answer asked for contact details: the widget offers its form)}; or `paused` {reason, message, session_id} when an operator holds the conversation (the message is stored); or `error` {code, message, session_id?} (`quota_exceeded`, nothing stored; `provider_error`, `internal_error`, with the `session_id` the message was stored in). Comment lines keep idle streams alive.',
         body: StreamBodySchema,
         response: {
           200: mediaResponse('text/event-stream', 'The reply as Server-Sent Events', Type.String({ examples: [CHAT_STREAM_EXAMPLE] })),
@@ -185,6 +185,8 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
           throw new ValidationError(`field 'metadata' is larger than ${MAX_METADATA_BYTES} bytes of JSON`);
         }
         const bot = await bots.get(principal.botId);
+        // Told before the stream opens, as a 404 (the turn checks again as it stores the message).
+        if (principal.keyId === null && body.session_id) await conversations.checkVisitorOf(bot.id, body.session_id, body.visitor_id);
 
         const stream = openEventStream(reply, { heartbeatMs });
         try {
@@ -195,6 +197,7 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
               text: body.text,
               sessionKey: body.session_id,
               visitorId: body.visitor_id,
+              asVisitor: principal.keyId === null,
               visitorTimezone: body.visitor_timezone,
               metadata: body.metadata,
               responseLanguage: body.response_language,
@@ -203,7 +206,7 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
             },
             (token) => stream.send('token', { token }),
           );
-          if (result.paused) stream.send('paused', { reason: 'human_takeover', message: PAUSED_MESSAGE });
+          if (result.paused) stream.send('paused', { reason: 'human_takeover', message: PAUSED_MESSAGE, session_id: result.sessionKey });
           else {
             stream.send('done', {
               session_id: result.sessionKey,
@@ -297,9 +300,9 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
 }
 
 /** The `error` event for a failure once the stream is open. */
-function streamErrorOf(err: unknown, request: FastifyRequest): { code: string; message: string } {
+function streamErrorOf(err: unknown, request: FastifyRequest): { code: string; message: string; session_id?: string } {
   if (err instanceof QuotaExceededError) return { code: 'quota_exceeded', message: err.detail };
-  if (err instanceof AnswerError) return { code: err.code, message: err.message };
+  if (err instanceof AnswerError) return { code: err.code, message: err.message, ...(err.sessionKey && { session_id: err.sessionKey }) };
   request.log.error({ err }, 'chat stream failed');
   return { code: 'internal_error', message: 'The answer could not be generated' };
 }

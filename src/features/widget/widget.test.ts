@@ -6,6 +6,7 @@ import { readEventStream, type ReceivedEvent } from '../../testing/event-stream.
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../answers/providers/fake-openai-server.ts';
 import { SECURITY_HEADERS } from '../../platform/http-rules.ts';
 import { PHRASES } from '../answers/local/phrases.ts';
+import { SESSION_NOT_FOUND } from '../conversations/conversations.service.ts';
 
 const KNOWLEDGE = [
   '# Opening hours',
@@ -88,12 +89,28 @@ describe('POST /api/widget/chat/stream', () => {
     const first = await readEventStream(t, '/api/widget/chat/stream', { token: bot.id, body: { text: 'How much is a service?', session_id: 'widget-s1', visitor_id: 'visitor-9' } });
     assert.equal(first.events.at(-1)!.data.session_id, 'widget-s1');
     assert.match(tokensOf(first.events).join(''), /89 EUR/);
-    await readEventStream(t, '/api/widget/chat/stream', { token: bot.id, body: { text: 'thanks', session_id: 'widget-s1', metadata: { cart: 3 } } });
-    const session = await t.runtime.database.db.selectFrom('chat_sessions').selectAll().where('bot_id', '=', bot.id).where('session_key', '=', 'widget-s1').executeTakeFirstOrThrow();
+    await readEventStream(t, '/api/widget/chat/stream', { token: bot.id, body: { text: 'thanks', session_id: 'widget-s1', visitor_id: 'visitor-9', metadata: { cart: 3 } } });
+    const sessionRow = () => t.runtime.database.db.selectFrom('chat_sessions').selectAll().where('bot_id', '=', bot.id).where('session_key', '=', 'widget-s1').executeTakeFirstOrThrow();
+    const session = await sessionRow();
     assert.equal(session.visitor_id, 'visitor-9');
     assert.deepEqual(JSON.parse(session.metadata!), { cart: 3 });
     const conversation = await t.request('GET', '/api/v1/conversations/widget-s1', { token: key.key });
     assert.equal(conversation.body.messages.length, 4);
+
+    // Another visitor who learnt the session id cannot write to it (nor, so, take it over), with
+    // another visitor id or none; the session stays its visitor's.
+    for (const other of [{ visitor_id: 'visitor-x' }, {}]) {
+      const intruder = await readEventStream(t, '/api/widget/chat/stream', { token: bot.id, body: { text: 'show me', session_id: 'widget-s1', ...other } });
+      assert.deepEqual([intruder.status, intruder.body.detail], [404, SESSION_NOT_FOUND]);
+    }
+    assert.equal((await sessionRow()).visitor_id, 'visitor-9');
+    const history = await t.request('GET', `/api/widget/sessions/widget-s1/messages?visitor_id=visitor-9`, { token: bot.id });
+    assert.equal(history.status, 200);
+    assert.equal(history.body.messages.length, 4);
+    // The business's own server (an API key) may write to it; the visitor id it sends does not replace the first.
+    const server = await readEventStream(t, '/api/widget/chat/stream', { token: key.key, body: { text: 'order status?', session_id: 'widget-s1', visitor_id: 'crm-7' } });
+    assert.equal(server.events.at(-1)?.event, 'done');
+    assert.equal((await sessionRow()).visitor_id, 'visitor-9');
   });
 
   it('answers 406 without Accept: text/event-stream, 415 for a body that is not JSON, 400 naming a bad field', async () => {
@@ -279,8 +296,21 @@ describe('the stream with a model provider', () => {
     const res = await readEventStream(t, '/api/widget/chat/stream', { token: bot.id, body: { text: 'Tell me', session_id: 'broken-1' } });
     assert.equal(res.events.at(-1)?.event, 'error');
     assert.equal(res.events.at(-1)!.data.code, 'provider_error');
+    assert.equal(res.events.at(-1)!.data.session_id, 'broken-1');
     assert.ok(!res.events.some((e) => e.event === 'done'));
     const conversation = await t.request('GET', '/api/v1/conversations/broken-1', { token: key.key });
     assert.deepEqual(conversation.body.messages.map((m: { role: string }) => m.role), ['user']);
+  });
+
+  it('names the session it started in the error event, when the message came without one', async () => {
+    const { bot, key } = await widgetBot(t, { selected_model: 'gpt-4o-mini' });
+    provider.behave({ kind: 'status', status: 503, message: 'Overloaded' });
+    const res = await readEventStream(t, '/api/widget/chat/stream', { token: bot.id, body: { text: 'Anyone there?' } });
+    const error = res.events.at(-1)!;
+    assert.equal(error.event, 'error');
+    assert.equal(typeof error.data.session_id, 'string');
+    const conversation = await t.request('GET', `/api/v1/conversations/${encodeURIComponent(error.data.session_id)}`, { token: key.key });
+    assert.equal(conversation.status, 200);
+    assert.deepEqual(conversation.body.messages.map((m: { content: string }) => m.content), ['Anyone there?']);
   });
 });
