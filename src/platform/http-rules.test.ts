@@ -84,8 +84,10 @@ describe('rules for every response', () => {
     const emptyDelete = await t.request('DELETE', `/api/dashboard/bots/${bot.body.id}`, { token: owner.token, headers: { 'content-type': 'application/json' } });
     assert.ok(emptyDelete.status < 300, emptyDelete.text);
     const emptyCreate = await t.request('POST', '/api/dashboard/bots', { token: owner.token, body: '' });
-    assert.equal(emptyCreate.status, 400);
-    assert.equal(typeof emptyCreate.body.detail, 'string');
+    assert.deepEqual([emptyCreate.status, emptyCreate.body.detail], [400, "field 'name' is required"]);
+    const key = await t.request('POST', '/api/keys', { token: owner.token, body: { bot_id: (await t.request('POST', '/api/dashboard/bots', { token: owner.token, body: { name: 'Chat' } })).body.id, name: 'k' } });
+    const emptyChat = await t.request('POST', '/api/v1/chat', { token: key.body.key, body: '' });
+    assert.deepEqual([emptyChat.status, emptyChat.body.detail], [400, "field 'text' is required"]);
 
     const xml = await t.request('POST', '/api/dashboard/bots', { token: owner.token, body: '<bot/>', headers: { 'content-type': 'application/xml' } });
     assert.equal(xml.status, 415);

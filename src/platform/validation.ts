@@ -74,7 +74,14 @@ function nonFiniteNumberAt(value: unknown): string | null {
  */
 function compileBody(schema: object) {
   const validate = bodyAjv.compile(schema);
+  const firstRequired = (schema as { required?: string[] }).required?.[0];
   const check = (data: unknown, context?: Parameters<typeof validate>[1]): boolean => {
+    // No body (Fastify passes null), or JSON null, where an object with required fields is expected:
+    // the first of them is missing.
+    if ((data === undefined || data === null) && firstRequired !== undefined) {
+      check.errors = [{ keyword: 'required', instancePath: '', schemaPath: '#/required', params: { missingProperty: firstRequired }, message: `must have required property '${firstRequired}'` }];
+      return false;
+    }
     if (!validate(data, context)) {
       check.errors = validate.errors ?? null;
       return false;
