@@ -27,7 +27,9 @@ export async function botScopeOf(request: FastifyRequest, bots: BotService): Pro
     const botId = typeof header === 'string' ? header : typeof query === 'string' ? query : undefined;
     if (!botId) throw new ValidationError("header 'X-Bot-Id' (or query parameter 'bot_id') is required with an OAuth token");
     if (!isUuid(botId)) throw new NotFoundError('Bot not found');
-    return { bot: await bots.getForAccount(principal.accountId, botId), keyId: null };
+    const bot = await bots.getForAccount(principal.accountId, botId.toLowerCase());
+    request.auditBotId = bot.id;
+    return { bot, keyId: null };
   }
   throw new ForbiddenError('This endpoint needs an API key or an OAuth token');
 }
@@ -39,7 +41,11 @@ export async function pathBotOf(request: FastifyRequest, botId: string, bots: Bo
     if (principal.botId !== botId) throw new ForbiddenError('This API key belongs to a different bot');
     return bots.get(botId);
   }
-  if (principal.kind === 'oauth' || principal.kind === 'dashboard') return bots.getForAccount(principal.accountId, botId);
+  if (principal.kind === 'oauth' || principal.kind === 'dashboard') {
+    const bot = await bots.getForAccount(principal.accountId, botId);
+    request.auditBotId = bot.id;
+    return bot;
+  }
   throw new ForbiddenError('This endpoint needs an API key or an OAuth token');
 }
 

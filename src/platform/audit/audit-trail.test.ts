@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import pg from 'pg';
 import { startTestApp, usingPostgres, type TestApp } from '../../testing/test-app.ts';
 import { botWithKey, createKey } from '../../testing/factories.ts';
+import { obtainOAuthTokens } from '../../testing/oauth.ts';
 
 describe('audit log', () => {
   it('records every public API call with key, bot, endpoint, method, IP, request id, status and latency', async () => {
@@ -15,6 +16,10 @@ describe('audit log', () => {
       await t.request('GET', '/api/v1/bot', { token: key.key, headers: { 'x-request-id': 'audit-ok-1', 'x-forwarded-for': '198.51.100.7' } });
       await t.request('GET', '/api/v1/usage?days=3', { token: key.key, headers: { 'x-request-id': 'audit-ok-2' } });
       await t.request('GET', '/api/v1/bot', { token: chatOnly.key, headers: { 'x-request-id': 'audit-forbidden' } });
+      const elsewhere = await createKey(t, owner, bot.id, { allowed_ips: ['203.0.113.9'] });
+      await t.request('GET', '/api/v1/bot', { token: elsewhere.key, headers: { 'x-request-id': 'audit-ip-refused' } });
+      const { accessToken } = await obtainOAuthTokens(t, { sessionToken: owner.token, scope: 'read' });
+      await t.request('GET', '/api/v1/leads', { token: accessToken, headers: { 'x-request-id': 'audit-oauth', 'x-bot-id': bot.id } });
       await t.request('GET', '/api/v1/bot', { headers: { 'x-request-id': 'audit-anonymous' } });
       // Dashboard calls are not public API calls.
       await t.request('GET', '/api/dashboard/bots', { token: owner.token, headers: { 'x-request-id': 'audit-dashboard' } });
@@ -22,12 +27,12 @@ describe('audit log', () => {
       const db = t.runtime.database.db;
       let rows: Awaited<ReturnType<typeof fetchRows>> = [];
       const fetchRows = () => db.selectFrom('audit_log').selectAll().where('request_id', 'like', 'audit-%').orderBy('id').execute();
-      for (let i = 0; i < 100 && rows.length < 4; i++) {
+      for (let i = 0; i < 100 && rows.length < 6; i++) {
         await new Promise((r) => setTimeout(r, 20));
         rows = await fetchRows();
       }
       const byId = new Map(rows.map((row) => [row.request_id, row]));
-      assert.deepEqual([...byId.keys()].sort(), ['audit-anonymous', 'audit-forbidden', 'audit-ok-1', 'audit-ok-2']);
+      assert.deepEqual([...byId.keys()].sort(), ['audit-anonymous', 'audit-forbidden', 'audit-ip-refused', 'audit-oauth', 'audit-ok-1', 'audit-ok-2']);
 
       const ok = byId.get('audit-ok-1')!;
       assert.equal(ok.key_id, key.id);
@@ -41,7 +46,14 @@ describe('audit log', () => {
       assert.match(ok.created_at, /^\d{4}-\d\d-\d\dT/);
 
       assert.equal(byId.get('audit-ok-2')!.endpoint, '/api/v1/usage');
-      assert.equal(byId.get('audit-forbidden')!.status_code, 403);
+      // Refused calls keep the credential that made them: the key lacking the scope, the key from a
+      // refused address; an OAuth call names the bot it acted on.
+      for (const [id, keyId] of [['audit-forbidden', chatOnly.id], ['audit-ip-refused', elsewhere.id]] as const) {
+        const row = byId.get(id)!;
+        assert.deepEqual([row.status_code, row.key_id, row.bot_id, row.account_id], [403, keyId, bot.id, owner.accountId]);
+      }
+      const oauth = byId.get('audit-oauth')!;
+      assert.deepEqual([oauth.status_code, oauth.key_id, oauth.bot_id, oauth.account_id], [200, null, bot.id, owner.accountId]);
       assert.equal(byId.get('audit-anonymous')!.status_code, 401);
       assert.equal(byId.get('audit-anonymous')!.key_id, null);
     } finally {

@@ -54,11 +54,12 @@ export function createAuditTrail({ appendRows, flushMs, log }: { appendRows: Dat
 /** Records every call under `/api/v1/` (matched or not) when its response has been sent. */
 export function installAudit(app: FastifyInstance, trail: AuditTrail, clock: Clock): void {
   function record(request: FastifyRequest, reply: FastifyReply, endpoint: string): void {
-    const principal = request.principal;
+    // Refused calls are recorded with the credential that made them, not only the ones let through.
+    const principal = request.principal ?? request.presentedBy;
     trail.record({
       request_id: request.id,
       key_id: principal?.kind === 'api_key' ? principal.keyId : null,
-      bot_id: principal && 'botId' in principal ? principal.botId : null,
+      bot_id: principal && 'botId' in principal ? principal.botId : request.auditBotId,
       account_id: principal?.accountId ?? null,
       method: request.method,
       endpoint,

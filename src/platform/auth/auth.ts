@@ -30,6 +30,13 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /**
+     * Whose valid credential was presented, set as soon as it is known, even when the call is then
+     * refused (scope, tab, IP allowlist): for the audit log only, never for access.
+     */
+    presentedBy: Principal | null;
+    /** The bot a call acted on when the credential does not say (an OAuth token's X-Bot-Id): for the audit log. */
+    auditBotId: string | null;
     /** True when the dashboard session came from the cookie rather than a bearer header. */
     viaCookie: boolean;
   }
@@ -99,6 +106,8 @@ export function installAuth(app: FastifyInstance, options: { publicUrl: string }
   const publicOrigin = new URL(options.publicUrl).origin;
 
   app.decorateRequest('principal', null);
+  app.decorateRequest('presentedBy', null);
+  app.decorateRequest('auditBotId', null);
   app.decorateRequest('viaCookie', false);
 
   async function authenticate(request: FastifyRequest, requirement: AuthRequirement, presented?: string): Promise<void> {
@@ -120,6 +129,7 @@ export function installAuth(app: FastifyInstance, options: { publicUrl: string }
     const resolved = resolver.resolve(credential, request);
     const principal = resolved instanceof Promise ? await resolved : resolved;
     if (!principal) throw new UnauthorizedError(resolver.invalidDetail);
+    request.presentedBy = principal;
     if (!requirement.accepts.includes(principal.kind)) {
       throw new UnauthorizedError(`This endpoint needs ${describeKinds(requirement.accepts)}, not ${KIND_NAMES[principal.kind]}`);
     }
