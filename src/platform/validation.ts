@@ -75,7 +75,9 @@ function nonFiniteNumberAt(value: unknown): string | null {
 function compileBody(schema: object) {
   const validate = bodyAjv.compile(schema);
   const firstRequired = (schema as { required?: string[] }).required?.[0];
+  const uuids = uuidProperties(schema);
   const check = (data: unknown, context?: Parameters<typeof validate>[1]): boolean => {
+    lowerCaseUuids(data, uuids);
     // No body (Fastify passes null), or JSON null, where an object with required fields is expected:
     // the first of them is missing.
     if ((data === undefined || data === null) && firstRequired !== undefined) {
@@ -108,13 +110,33 @@ function integerProperties(schema: unknown): string[] {
     .map(([name]) => name);
 }
 
+/** The names of an object schema's UUID properties. */
+function uuidProperties(schema: unknown): string[] {
+  const properties = (schema as { properties?: Record<string, { format?: unknown }> } | undefined)?.properties ?? {};
+  return Object.entries(properties)
+    .filter(([, property]) => property?.format === 'uuid')
+    .map(([name]) => name);
+}
+
+/** UUIDs are case-insensitive (RFC 9562) and stored in lower case: an upper-case one names the same thing. */
+function lowerCaseUuids(data: unknown, names: readonly string[]): void {
+  if (data === null || typeof data !== 'object') return;
+  const record = data as Record<string, unknown>;
+  for (const name of names) {
+    const value = record[name];
+    if (typeof value === 'string') record[name] = value.toLowerCase();
+  }
+}
+
 /** Fastify validator compiler that picks the Ajv instance by the part of the request. */
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
   if (httpPart === 'body') return compileBody(schema as object) as unknown as ReturnType<FastifySchemaCompiler<any>>;
   const validate = paramAjv.compile(schema as object);
   const integers = integerProperties(schema);
-  if (integers.length === 0) return validate as ReturnType<FastifySchemaCompiler<any>>;
+  const uuids = uuidProperties(schema);
+  if (integers.length === 0 && uuids.length === 0) return validate as ReturnType<FastifySchemaCompiler<any>>;
   const strict = (data: Record<string, unknown> | null): boolean => {
+    lowerCaseUuids(data, uuids);
     for (const name of integers) {
       const value = data?.[name];
       if (typeof value === 'string' && !INTEGER_TEXT.test(value)) {

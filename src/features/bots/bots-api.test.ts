@@ -80,6 +80,20 @@ describe('the bots API', () => {
     assert.equal((await t.request('GET', `/api/v1/bots/${bot.id}`, { token: chatOnly.key })).status, 403);
   });
 
+  it('reads a bot id written in upper case as the same bot (UUIDs are case-insensitive)', async () => {
+    const { owner, bot, key } = await botWithKey(t, { scopes: ['read'] });
+    const upper = bot.id.toUpperCase();
+    const { accessToken } = await obtainOAuthTokens(t, { sessionToken: owner.token, scope: 'read' });
+    const byKey = await t.request('GET', `/api/v1/bots/${upper}`, { token: key.key });
+    assert.deepEqual([byKey.status, byKey.body.id], [200, bot.id]);
+    const byToken = await t.request('GET', '/api/v1/leads', { token: accessToken, headers: { 'x-bot-id': upper } });
+    assert.equal(byToken.status, 200, byToken.text);
+    const keys = await t.request('GET', `/api/keys?bot_id=${upper}`, { token: owner.token });
+    assert.equal(keys.status, 200, keys.text);
+    const created = await t.request('POST', '/api/keys', { token: owner.token, body: { bot_id: upper, name: 'upper' } });
+    assert.deepEqual([created.status, created.body.bot_id], [201, bot.id]);
+  });
+
   it('changes only the fields sent, with a key (own bot) or a token (any bot of the account)', async () => {
     const { owner, bot, key } = await botWithKey(t, { scopes: ['read', 'write'] });
     const other = await createBot(t, owner, { name: 'Other', welcome_message: 'Hello there' });
