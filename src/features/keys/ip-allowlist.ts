@@ -1,4 +1,5 @@
 /** API-key IP allowlists: exact IPv4/IPv6 addresses and CIDR ranges; IPv4-mapped IPv6 matches its IPv4 form. */
+import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
@@ -9,6 +10,11 @@ export function isIpOrCidr(entry: string): boolean {
 }
 
 function toRange(entry: string): Range | null {
+  // Addresses as written in the standard forms only: ipaddr.js also reads "0127.0.0.1" (octal, so
+  // 87.0.0.1), "0x7f.0.0.1", "127.1" and "2130706433", which an operator would not expect.
+  const slash = entry.indexOf('/');
+  if (net.isIP(slash === -1 ? entry : entry.slice(0, slash)) === 0) return null;
+  if (slash !== -1 && !/^\d{1,3}$/.test(entry.slice(slash + 1))) return null;
   try {
     if (entry.includes('/')) {
       const [address, bits] = ipaddr.parseCIDR(entry);

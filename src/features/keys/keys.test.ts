@@ -56,6 +56,11 @@ describe('API keys', () => {
       const bad = await t.request('POST', '/api/keys', { token: owner.token, body: { bot_id: bot.id, name: 'x', allowed_ips: ['10.0.0.0/33'] } });
       assert.equal(bad.status, 400);
       assert.match(bad.body.detail, /allowed_ips/);
+      // Only the standard forms: leading zeros (read as octal elsewhere), hex, short and integer forms are refused.
+      for (const entry of ['0127.0.0.1', '192.168.010.005', '0x7f.0.0.1', '127.1', '2130706433', '10.0.0', '10.0.0.0/08x', '10.0.0.0/']) {
+        const odd = await t.request('POST', '/api/keys', { token: owner.token, body: { bot_id: bot.id, name: 'x', allowed_ips: [entry] } });
+        assert.deepEqual([odd.status, odd.body.detail], [400, `field 'allowed_ips' has '${entry}', which is not an IP address or CIDR range`]);
+      }
       const unknownScope = await t.request('POST', '/api/keys', { token: owner.token, body: { bot_id: bot.id, name: 'x', scopes: ['superuser'] } });
       assert.equal(unknownScope.status, 400);
       assert.match(unknownScope.body.detail, /scopes/);
