@@ -16,18 +16,33 @@ import { GRADE_NAMES, type Grade } from './scorecard.ts';
 const Count = Type.Integer({ minimum: 0 });
 const TotalsFields = { total_messages: Count, user_messages: Count, bot_messages: Count, unique_sessions: Count, total_leads: Count };
 
-/** An ISO 8601 date or date-time as a UTC ISO string, to compare with stored times; anything else is a 400 naming `since`. */
+// YYYY-MM-DD, optionally with a time (T or a space) and a zone (Z, ±hh:mm or ±hhmm).
+const ISO_8601 = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * An ISO 8601 date or date-time as a UTC ISO string, to compare with stored times; anything else is
+ * a 400 naming `since`. Without a zone it is UTC (a date means midnight UTC), whatever the server's
+ * own time zone.
+ */
 function parseSince(value: string): string {
-  const text = value.trim();
-  const ms = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i.test(text) && isCalendarDate(text.slice(0, 10)) ? Date.parse(text) : NaN;
+  const parts = ISO_8601.exec(value.trim());
+  const ms = parts && isCalendarDate(parts[1]!) ? Date.parse(`${parts[1]}T${parts[2] ?? '00:00'}${zoneOf(parts[3])}`) : NaN;
   if (Number.isNaN(ms)) throw new ValidationError("query parameter 'since' must be an ISO 8601 date or date-time, e.g. 2026-11-01T00:00:00Z");
   return new Date(ms).toISOString();
+}
+
+/** A zone as Date.parse reads it: Z when none is given, ±hh:mm for ±hhmm. */
+function zoneOf(zone: string | undefined): string {
+  if (!zone || zone.toUpperCase() === 'Z') return 'Z';
+  return zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
 }
 
 /** True when "YYYY-MM-DD" names a day of the calendar (Date.parse rolls "2026-02-30" over into March). */
 function isCalendarDate(day: string): boolean {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const parsed = new Date(Date.UTC(year, month - 1, date));
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+  const parsed = new Date(0);
+  parsed.setUTCFullYear(year, month - 1, date);
   return parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === date;
 }
 

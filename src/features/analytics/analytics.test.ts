@@ -38,6 +38,21 @@ describe('analytics', () => {
     assert.deepEqual(windowed.body, {
       bot_id: bot.id, since: mark, total_messages: 2, user_messages: 1, bot_messages: 1, unique_sessions: 1, total_sessions: 1, total_leads: 0, knowledge_sources: 1, knowledge_kb: 3,
     });
+    // Without a zone a date-time is UTC, whatever the server's own time zone; ±hhmm reads as ±hh:mm.
+    const serverZone = process.env.TZ;
+    process.env.TZ = 'Asia/Tokyo';
+    try {
+      for (const written of [mark.replace(/Z$/, ''), mark.replace('T', ' ').replace(/Z$/, '+0000')]) {
+        const same = await t.request('GET', `/api/v1/analytics?since=${encodeURIComponent(written)}`, { token: key.key });
+        assert.deepEqual([same.status, same.body.total_messages, same.body.since], [200, 2, written]);
+      }
+    } finally {
+      if (serverZone === undefined) delete process.env.TZ;
+      else process.env.TZ = serverZone;
+    }
+    // The years 0 to 99 are years like any other (a client's "minimum date" is often 0001-01-01).
+    const earliest = await t.request('GET', '/api/v1/analytics?since=0001-01-01T00:00:00Z', { token: key.key });
+    assert.deepEqual([earliest.status, earliest.body.total_messages], [200, 8]);
     const dateOnly = await t.request('GET', '/api/v1/analytics?since=2000-01-01', { token: key.key });
     assert.equal(dateOnly.body.since, '2000-01-01', 'echoed as sent');
     assert.equal(dateOnly.body.total_messages, 8);
