@@ -187,6 +187,8 @@ export interface ChatSessionsTable {
   ended_at: string | null;
   /** JSON: lead capture's progress in this session (see features/leads). */
   lead_state: string | null;
+  /** 1 when a visitor (widget access) opened it: only such sessions answer to widget calls. */
+  opened_by_visitor: Generated<number>;
 }
 
 export interface ChatMessagesTable {

@@ -15,6 +15,7 @@ import * as m0012 from './0012-oauth.ts';
 import * as m0013 from './0013-analytics-counters.ts';
 import * as m0014 from './0014-stored-files.ts';
 import * as m0015 from './0015-key-makers.ts';
+import * as m0016 from './0016-visitor-sessions.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-foundation': m0001,
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0013-analytics-counters': m0013,
   '0014-stored-files': m0014,
   '0015-key-makers': m0015,
+  '0016-visitor-sessions': m0016,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -15,9 +15,13 @@ import * as repo from './conversations.repository.ts';
 
 export const SESSION_NOT_FOUND = 'Session not found or belongs to a different bot';
 
-/** A session started by another visitor is not this visitor's to read or write (they are told it is not found). */
-function belongsToAnotherVisitor(session: { visitor_id: string | null }, visitorId: string | undefined): boolean {
-  return session.visitor_id !== null && session.visitor_id !== visitorId;
+/**
+ * Whether a visitor (widget access) may not read or write this session; they are told it is not
+ * found. A session is a visitor's when a visitor opened it (not the business's server through an
+ * API key) and, once it has a `visitor_id`, only for that visitor id.
+ */
+function closedToVisitor(session: { visitor_id: string | null; opened_by_visitor: number }, visitorId: string | undefined, { checkId = true } = {}): boolean {
+  return session.opened_by_visitor !== 1 || (checkId && session.visitor_id !== null && session.visitor_id !== visitorId);
 }
 
 /** The account's monthly allowance of user messages is used up (429, stream `quota_exceeded`). */
@@ -111,19 +115,21 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
    * The session a message or upload goes to, created (or reopened once ended) as needed, with the
    * events that records; the visit it counts is added to `counts` (the caller writes them with its
    * own, one row update per hour). Call inside a transaction. `unused`: the key was just generated,
-   * so no session has it; `firstMessages`: the message count a session created here starts with.
+   * so no session has it; `firstMessages`: the message count a session created here starts with;
+   * `checkVisitorId`: a visitor's existing session must carry their `visitor_id` (an upload, which
+   * names none, needs only a session a visitor opened).
    */
   async function openSession(
     trx: Db,
     input: Omit<UserTurnInput, 'text'> & { sessionKey: string },
     at: string,
     counts: Map<string, CountDeltas>,
-    { unused = false, firstMessages = 0 } = {},
+    { unused = false, firstMessages = 0, checkVisitorId = true } = {},
   ) {
     const { bot, sessionKey } = input;
     const events: OutboxEvent[] = [];
     let session = unused ? undefined : await repo.findSession(trx, bot.id, sessionKey);
-    if (session && input.asVisitor && belongsToAnotherVisitor(session, input.visitorId)) throw new NotFoundError(SESSION_NOT_FOUND);
+    if (session && input.asVisitor && closedToVisitor(session, input.visitorId, { checkId: checkVisitorId })) throw new NotFoundError(SESSION_NOT_FOUND);
     const changes = {
       // A session stays with the visitor who started it: their id is set once, never replaced.
       ...(input.visitorId !== undefined && !session?.visitor_id && { visitor_id: input.visitorId }),
@@ -146,6 +152,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
         last_activity_at: at,
         ended_at: null,
         lead_state: null,
+        opened_by_visitor: input.asVisitor ? 1 : 0,
       };
       await repo.insertSession(trx, session);
       mergeInto(counts, hourOf(at), { sessions: 1 });
@@ -181,6 +188,13 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
   async function requireSession(botId: string, sessionKey: string): Promise<repo.SessionRow> {
     const session = await repo.findSession(db, botId, sessionKey);
     if (!session) throw new NotFoundError(SESSION_NOT_FOUND);
+    return session;
+  }
+
+  /** A session as a visitor may reach it (widget access), else SESSION_NOT_FOUND. */
+  async function requireVisitorSession(botId: string, sessionKey: string, visitorId: string | undefined): Promise<repo.SessionRow> {
+    const session = await requireSession(botId, sessionKey);
+    if (closedToVisitor(session, visitorId)) throw new NotFoundError(SESSION_NOT_FOUND);
     return session;
   }
 
@@ -260,12 +274,12 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
       return message;
     },
 
-    /** The session an upload goes to, created with it when it has no messages yet. */
-    async ensureSession(bot: ConversationBot, sessionKey: string): Promise<{ sessionId: string }> {
+    /** The session an upload or a lead form goes to, created with it when it has no messages yet (`asVisitor`: widget access, which reaches only a visitor's session). */
+    async ensureSession(bot: ConversationBot, sessionKey: string, { asVisitor = false } = {}): Promise<{ sessionId: string }> {
       const at = isoAt(clock.now());
       return db.transaction().execute(async (trx) => {
         const counts = new Map<string, CountDeltas>();
-        const { session, events } = await openSession(trx, { bot, sessionKey }, at, counts);
+        const { session, events } = await openSession(trx, { bot, sessionKey, asVisitor }, at, counts, { checkVisitorId: false });
         await addCountsByHour(trx, bot.id, counts);
         await repo.updateSession(trx, session.id, { last_activity_at: at });
         await recordEvents(trx, events);
@@ -275,6 +289,8 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
 
     /** A session of the bot, or NotFoundError. */
     getSession: requireSession,
+    /** A session of the bot that a visitor with this `visitor_id` may reach, or NotFoundError. */
+    getVisitorSession: requireVisitorSession,
     /** The session, or null when none has that key yet. */
     findSession: (botId: string, sessionKey: string) => repo.findSession(db, botId, sessionKey).then((row) => row ?? null),
 
@@ -286,12 +302,11 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
 
     /**
      * A visitor's own conversation for the widget, oldest first with each answer's sources, and
-     * what `attachmentsOf` finds for the session (its uploads: files are the media feature's); a
-     * session that remembers another visitor id is "not found" (the widget sends its own).
+     * what `attachmentsOf` finds for the session (its uploads: files are the media feature's); to a
+     * visitor (`asVisitor`), a session that is not theirs is "not found" (the widget sends its own id).
      */
-    async visitorHistory<A>(botId: string, sessionKey: string, visitorId: string | undefined, attachmentsOf: (sessionId: string) => Promise<A[]>) {
-      const session = await requireSession(botId, sessionKey);
-      if (belongsToAnotherVisitor(session, visitorId)) throw new NotFoundError(SESSION_NOT_FOUND);
+    async visitorHistory<A>(botId: string, sessionKey: string, visitor: { asVisitor: boolean; visitorId: string | undefined }, attachmentsOf: (sessionId: string) => Promise<A[]>) {
+      const session = visitor.asVisitor ? await requireVisitorSession(botId, sessionKey, visitor.visitorId) : await requireSession(botId, sessionKey);
       const [rows, attachments] = await Promise.all([repo.sessionMessages(db, session.id), attachmentsOf(session.id)]);
       return {
         session_id: session.session_key,
@@ -301,10 +316,10 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
       };
     },
 
-    /** Refuses (SESSION_NOT_FOUND) a visitor writing to a session another visitor started; a session not started yet is anyone's. */
+    /** Refuses (SESSION_NOT_FOUND) a visitor writing to a session that is not theirs; a session not started yet is anyone's. */
     async checkVisitorOf(botId: string, sessionKey: string, visitorId: string | undefined): Promise<void> {
       const session = await repo.findSession(db, botId, sessionKey);
-      if (session && belongsToAnotherVisitor(session, visitorId)) throw new NotFoundError(SESSION_NOT_FOUND);
+      if (session && closedToVisitor(session, visitorId)) throw new NotFoundError(SESSION_NOT_FOUND);
     },
 
     /** The messages of a session already looked up, oldest first. */

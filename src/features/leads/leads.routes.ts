@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiAccess, dashboardAccess } from '../../platform/auth/auth.ts';
 import { errorResponses, EXAMPLE, mediaResponse, pageQuery, TimestampSchema, withExamples } from '../../platform/schemas.ts';
+import { ForbiddenError } from '../../platform/errors.ts';
 import { botScopeOf, dashboardBotOf } from '../bots/bot-scope.ts';
 import type { BotService } from '../bots/bots.service.ts';
 import { SessionKeySchema } from '../chat/chat.schemas.ts';
@@ -140,12 +141,15 @@ export function leadRoutes(deps: { leads: LeadService; bots: BotService; convers
       },
       handler: async (request, reply) => {
         allowWidgetOrigin(request, reply);
-        const bot = await bots.get(widgetCallerOf(request).botId);
+        const caller = widgetCallerOf(request);
+        const bot = await bots.get(caller.botId);
         const { session_id: key, ...form } = request.body;
+        // The bot id is public: with lead capture off, nobody may add leads to the business's list.
+        if (!bot.lead_capture_enabled) throw new ForbiddenError('Lead capture is off for this bot');
         // A refused form stores nothing: not even the session it names.
         const known = await conversations.findSession(bot.id, key);
         leads.checkForm(form, known && { timezone: known.visitor_timezone });
-        const { sessionId } = await conversations.ensureSession(bot, key);
+        const { sessionId } = await conversations.ensureSession(bot, key, { asVisitor: caller.keyId === null });
         // A session the form opens has no time zone of the visitor's to read the phone by.
         const { lead, created } = await leads.submitForm(bot, { rowId: sessionId, key, timezone: known?.visitor_timezone }, form);
         return reply.code(created ? 201 : 200).send({ success: true, lead });

@@ -156,6 +156,12 @@ describe('leads', () => {
     const reply = await say(key.key, 'My name is Eve, eve@example.com, please contact me', 'lead-off');
     assert.ok(!reply.includes('email address'));
     assert.equal((await t.request('GET', '/api/v1/leads', { token: key.key })).body.total, 0);
+    // Nor through the widget form: the bot id is public, and the business did not ask for leads.
+    const { bot } = await botWithKey(t, { scopes: ['chat', 'read'] });
+    const form = await t.request('POST', '/api/widget/leads', { token: bot.id, body: { session_id: 'form-off', email: 'spam@example.com' } });
+    assert.deepEqual([form.status, form.body.detail], [403, 'Lead capture is off for this bot']);
+    const stored = await t.runtime.database.db.selectFrom('chat_sessions').select('id').where('bot_id', '=', bot.id).execute();
+    assert.equal(stored.length, 0, 'no session either');
   });
 
   it('takes the widget form: validates, normalises, creates then completes the lead', async () => {

@@ -96,14 +96,14 @@ export function createMediaService({ db, clock, bus, storage, links, conversatio
      * Checks an uploaded file (type from its bytes, agreeing with its name), keeps it in the session
      * (created with it if new) and answers its signed link. The caller discards the incoming file.
      */
-    async store(bot: ConversationBot, sessionKey: string, file: IncomingFile): Promise<MediaUpload> {
+    async store(bot: ConversationBot, sessionKey: string, file: IncomingFile, { asVisitor = false } = {}): Promise<MediaUpload> {
       if (file.sizeBytes === 0) throw new ValidationError("field 'file' is empty");
       const fileName = sanitizeFileName(file.uploadedName);
       const detected = await fileTypeFromFile(file.temporaryPath);
       const type = decideMediaType(fileName, detected?.mime, file.text);
       const extracted = type.kind === 'document' ? await documentText(file, type, fileName) : null;
 
-      const { sessionId } = await conversations.ensureSession(bot, sessionKey);
+      const { sessionId } = await conversations.ensureSession(bot, sessionKey, { asVisitor });
       const id = randomUUID();
       const key = mediaKey(bot.id, sessionId, id);
       await storage.put(key, file.temporaryPath);

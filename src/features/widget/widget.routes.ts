@@ -149,15 +149,16 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
         tags,
         summary: "A visitor's conversation so far",
         description:
-          "The session's messages, oldest first, with each answer's sources and rating, the visitor's uploads (each with a fresh signed `url`, valid for PARLEY_MEDIA_URL_TTL seconds), and whether an operator holds the conversation: what the widget shows after a reload, messages and uploads merged by `created_at`. A session started with a `visitor_id` answers only to that `visitor_id` (404 otherwise).",
+          "The session's messages, oldest first, with each answer's sources and rating, the visitor's uploads (each with a fresh signed `url`, valid for PARLEY_MEDIA_URL_TTL seconds), and whether an operator holds the conversation: what the widget shows after a reload, messages and uploads merged by `created_at`. With a bot id, only a session a visitor opened (not one the business's server holds through an API key), and once started with a `visitor_id` only to that `visitor_id` (404 otherwise).",
         params: Type.Object({ session_id: SessionKeySchema }),
         querystring: Type.Object({ bot_id: Type.Optional(Type.String({ maxLength: 64 })), visitor_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) }),
         response: { 200: HistorySchema, ...errorResponses },
       },
       handler: async (request, reply) => {
         reply.header('cache-control', 'no-store');
-        const { botId } = widgetCallerOf(request);
-        return conversations.visitorHistory(botId, request.params.session_id, request.query.visitor_id, (sessionId) => media.sessionAttachments(botId, sessionId));
+        const { botId, keyId } = widgetCallerOf(request);
+        const visitor = { asVisitor: keyId === null, visitorId: request.query.visitor_id };
+        return conversations.visitorHistory(botId, request.params.session_id, visitor, (sessionId) => media.sessionAttachments(botId, sessionId));
       },
     });
 
@@ -263,9 +264,9 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
         tags,
         summary: "Follow a session's operator messages (Server-Sent Events)",
         description:
-          "The visitor's live stream: `message` {id, role, author, content, created_at} for each operator message, and `status` {taken_over} when an operator takes the conversation or hands it back. `bot_id` may be given in the query (EventSource cannot send headers).",
+          "The visitor's live stream: `message` {id, role, author, content, created_at} for each operator message, and `status` {taken_over} when an operator takes the conversation or hands it back. `bot_id` may be given in the query (EventSource cannot send headers). With a bot id, only a session a visitor opened, and with a `visitor_id` the one it was started with (404 otherwise).",
         params: Type.Object({ session_id: SessionKeySchema }),
-        querystring: Type.Object({ bot_id: Type.Optional(Type.String({ maxLength: 64 })) }),
+        querystring: Type.Object({ bot_id: Type.Optional(Type.String({ maxLength: 64 })), visitor_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })) }),
         response: {
           200: mediaResponse(
             'text/event-stream',
@@ -283,7 +284,9 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
       handler: async (request, reply) => {
         const principal = widgetCallerOf(request);
         const sessionKey = request.params.session_id;
-        await conversations.getSession(principal.botId, sessionKey);
+        // A visitor follows only their own session; an API key any session of its bot.
+        if (principal.keyId === null) await conversations.getVisitorSession(principal.botId, sessionKey, request.query.visitor_id);
+        else await conversations.getSession(principal.botId, sessionKey);
         const stream = openEventStream(reply, { heartbeatMs });
         const unsubscribe = live.subscribe(principal.botId, sessionKey, (activity) => {
           if (activity.type === 'message' && activity.message.author === 'operator') stream.send('message', activity.message);

@@ -113,6 +113,23 @@ describe('POST /api/widget/chat/stream', () => {
     assert.equal((await sessionRow()).visitor_id, 'visitor-9');
   });
 
+  it("keeps a conversation the business's server holds (API key) out of the widget endpoints' reach", async () => {
+    const { bot, key } = await widgetBot(t);
+    const held = await t.request('POST', '/api/v1/chat', { token: key.key, body: { text: 'My email is a@example.com', session_id: 'server-held' } });
+    assert.equal(held.status, 200, held.text);
+    for (const query of ['', '?visitor_id=anyone']) {
+      const read = await t.request('GET', `/api/widget/sessions/server-held/messages${query}`, { token: bot.id });
+      assert.deepEqual([read.status, read.body.detail], [404, SESSION_NOT_FOUND]);
+    }
+    const write = await readEventStream(t, '/api/widget/chat/stream', { token: bot.id, body: { text: 'what did I say?', session_id: 'server-held' } });
+    assert.deepEqual([write.status, write.body.detail], [404, SESSION_NOT_FOUND]);
+    const follow = await readEventStream(t, '/api/widget/sessions/server-held/events', { method: 'GET', token: bot.id });
+    assert.equal(follow.status, 404);
+    // The key itself still reads it through the same endpoint.
+    const byKey = await t.request('GET', '/api/widget/sessions/server-held/messages', { token: key.key });
+    assert.deepEqual([byKey.status, byKey.body.messages.length], [200, 2]);
+  });
+
   it('answers 406 without Accept: text/event-stream, 415 for a body that is not JSON, 400 naming a bad field', async () => {
     const { bot } = await widgetBot(t);
     const notAccepted = await readEventStream(t, '/api/widget/chat/stream', { token: bot.id, body: { text: 'hi' }, headers: { accept: 'application/json' } });

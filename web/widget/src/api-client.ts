@@ -161,7 +161,8 @@ export function createApiClient(base: string, botId: string) {
     history: (sessionId: string, visitorId: string) =>
       request<History>(`/api/widget/sessions/${encodeURIComponent(sessionId)}/messages?bot_id=${bot}&visitor_id=${encodeURIComponent(visitorId)}`, { cache: 'no-store' }),
 
-    liveEventsUrl: (sessionId: string) => `${base}/api/widget/sessions/${encodeURIComponent(sessionId)}/events?bot_id=${bot}`,
+    liveEventsUrl: (sessionId: string, visitorId: string) =>
+      `${base}/api/widget/sessions/${encodeURIComponent(sessionId)}/events?bot_id=${bot}&visitor_id=${encodeURIComponent(visitorId)}`,
 
     rate: (messageId: string, sessionId: string, rating: Rating) =>
       postJson<{ feedback_rating: Rating }>(`/api/widget/messages/${encodeURIComponent(messageId)}/feedback`, { session_id: sessionId, rating }),

@@ -102,7 +102,7 @@ export function createChatController({ api, storage, store, emitter, browserLang
     },
   });
 
-  const followLive = (sessionId: string) => live.follow(api.liveEventsUrl(sessionId));
+  const followLive = (sessionId: string) => live.follow(api.liveEventsUrl(sessionId, storage.load().visitorId));
 
   /** The session's id, made here for a new conversation (the service accepts any id the client picks). */
   function ensureSession(): string {
