@@ -331,6 +331,9 @@ describe('OAuth tokens', () => {
       const demotedRes = await getBot(t, demotedTokens.accessToken, botId);
       assert.equal(demotedRes.status, 401);
       assert.match(demotedRes.body.detail, /no longer an owner or admin/);
+      // Nor does the refresh token of a demoted member's grant mint new tokens.
+      const refreshed = await postForm(t, '/oauth/token', { grant_type: 'refresh_token', refresh_token: demotedTokens.refreshToken, client_id: demotedTokens.clientId });
+      assert.deepEqual([refreshed.status, refreshed.body.error], [400, 'invalid_grant']);
     });
 
     it('refuses unknown tokens', async () => {

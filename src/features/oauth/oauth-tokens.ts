@@ -150,6 +150,9 @@ export function createTokenService({ db, clock, accessTokenTtlSec, refreshTokenT
     if (token.used_at) return refuseReuse(authorization.id, 'refresh token');
     const now = clock.now();
     if (token.expires_at <= isoAt(now)) throw new OAuthError('invalid_grant', 'The refresh token has expired');
+    // As for its access tokens: the grant lasts while its approver may still grant access.
+    const role = await repo.approverRole(db, authorization);
+    if (!role || !AUTHORIZING_ROLES.includes(role)) throw new OAuthError('invalid_grant', 'The user who approved this client can no longer grant it access');
     const granted = storedScopes(authorization.scopes);
     const scopes = params.scope?.trim() ? parseScopes(params.scope) : granted;
     // RFC 6749 §6: a refresh may narrow the scope, never widen it.

@@ -81,6 +81,17 @@ export async function findTokenWithFamily(db: Db, tokenHash: string): Promise<To
   return authorization && { token, authorization };
 }
 
+/** The role in the account of the user who approved an authorization, now; null once they have left it. */
+export async function approverRole(db: Db, authorization: { user_id: string; account_id: string }): Promise<Role | null> {
+  const row = await db
+    .selectFrom('memberships')
+    .select('role')
+    .where('user_id', '=', authorization.user_id)
+    .where('account_id', '=', authorization.account_id)
+    .executeTakeFirst();
+  return row?.role ?? null;
+}
+
 /** Marks a refresh token rotated; false when another request already did (the token is being reused). */
 export async function claimRefreshToken(db: Db, tokenId: string, nowIso: string): Promise<boolean> {
   const result = await db
