@@ -185,7 +185,8 @@ export function analyticsRoutes(deps: { analytics: AnalyticsService; bots: BotSe
           ...errorResponses,
         },
       },
-      handler: async (request) => analytics.unanswered((await dashboardBotOf(request, request.params.bot_id, bots)).id, request.query.days ?? 30, request.query.limit ?? 20),
+      // The visitors' own words, and the charts beside them: the Inbox tab's (as Leads are).
+      handler: async (request) => analytics.unanswered((await dashboardBotOf(request, request.params.bot_id, bots, 'inbox')).id, request.query.days ?? 30, request.query.limit ?? 20),
     });
 
     app.get('/api/dashboard/bots/:bot_id/analytics/daily', {
@@ -205,7 +206,7 @@ export function analyticsRoutes(deps: { analytics: AnalyticsService; bots: BotSe
           ...errorResponses,
         },
       },
-      handler: async (request) => analytics.daily((await dashboardBotOf(request, request.params.bot_id, bots)).id, request.query.days ?? 30),
+      handler: async (request) => analytics.daily((await dashboardBotOf(request, request.params.bot_id, bots, 'inbox')).id, request.query.days ?? 30),
     });
   };
 }

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
-import { botWithKey, createBot, createKey } from '../../testing/factories.ts';
+import { botWithKey, createBot, createKey, inviteMember } from '../../testing/factories.ts';
 
 describe('analytics', () => {
   let t: TestApp;
@@ -25,7 +25,9 @@ describe('analytics', () => {
     await say(key.key, 'Hello', 'a-1');
     await say(key.key, 'Are you open?', 'a-1');
     await say(key.key, 'Hi', 'a-2');
-    await t.request('POST', '/api/widget/leads', { token: bot.id, body: { session_id: 'a-2', email: 'lead@example.com' } });
+    // The sessions were opened through the API: the business's server sends the form with its key.
+    assert.equal((await t.request('PATCH', `/api/v1/bots/${bot.id}`, { token: key.key, body: { lead_capture_enabled: true } })).status, 200);
+    assert.equal((await t.request('POST', '/api/widget/leads', { token: key.key, body: { session_id: 'a-2', email: 'lead@example.com' } })).status, 201);
     const mark = new Date(t.clock.now() + 60_000).toISOString();
     t.clock.advance(120_000);
     await say(key.key, 'Later question', 'a-3');
@@ -110,5 +112,10 @@ describe('analytics', () => {
     assert.equal((await t.request('GET', `/api/dashboard/bots/${bot.id}/analytics/daily?days=400`, { token: owner.token })).status, 400);
     const stranger = await botWithKey(t);
     assert.equal((await t.request('GET', `/api/dashboard/bots/${bot.id}/analytics/daily`, { token: stranger.owner.token })).status, 404);
+    // They belong to the Inbox tab, as the conversations and leads they come from do.
+    const settingsOnly = await inviteMember(t, owner, 'admin', ['settings']);
+    for (const path of ['unanswered', 'daily']) {
+      assert.equal((await t.request('GET', `/api/dashboard/bots/${bot.id}/analytics/${path}`, { token: settingsOnly.token })).status, 403, path);
+    }
   });
 });

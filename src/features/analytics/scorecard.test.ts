@@ -81,7 +81,7 @@ describe('the scorecard', () => {
     // s1: two questions (multi-turn), a lead, and the answer rated up.
     assert.equal((await say(key.key, 'Hello', 's1')).status, 200);
     assert.equal((await say(key.key, 'When does the store open?', 's1')).status, 200);
-    assert.equal((await t.request('POST', '/api/widget/leads', { token: bot.id, body: { session_id: 's1', email: 'ana@example.com' } })).status, 201);
+    assert.equal((await t.request('POST', '/api/widget/leads', { token: key.key, body: { session_id: 's1', email: 'ana@example.com' } })).status, 201);
     // s2: a question the knowledge does not answer.
     assert.equal((await say(key.key, "What is your CEO's name?", 's2')).status, 200);
     // s3: answered, then rated down (after first being rated up: only the last rating counts).
@@ -154,7 +154,8 @@ describe('the scorecard', () => {
     for (const rating of ['up', 'down', null, 'down'] as const) {
       await t.request('POST', `/api/widget/messages/${answer.id}/feedback`, { token: bot.id, body: { session_id: 'c-2', rating } });
     }
-    await t.request('POST', '/api/widget/leads', { token: bot.id, body: { session_id: 'c-2', email: 'c2@example.com' } });
+    assert.equal((await t.request('PATCH', `/api/v1/bots/${bot.id}`, { token: key.key, body: { lead_capture_enabled: true } })).status, 200);
+    assert.equal((await t.request('POST', '/api/widget/leads', { token: key.key, body: { session_id: 'c-2', email: 'c2@example.com' } })).status, 201);
     t.clock.advance(2 * 3_600_000);
     // c-1 idled out: this message starts a second visit.
     await say(key.key, 'Back again', 'c-1');
