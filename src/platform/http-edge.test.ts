@@ -152,7 +152,8 @@ describe('HTTP edge', () => {
     const chat = await t.request('POST', '/api/v1/chat', { token: key, body: { text: 'Hello', session_id: 'edge-stream' } });
     assert.equal(chat.status, 200, chat.text);
     const connection = await openRawConnection(t.url);
-    connection.send(rawRequest('GET', `/api/widget/sessions/edge-stream/events?bot_id=${botId}`, { accept: 'text/event-stream' }));
+    // The session was opened with the API key, which follows it (a bot id reaches only visitors' sessions).
+    connection.send(rawRequest('GET', '/api/widget/sessions/edge-stream/events', { accept: 'text/event-stream', authorization: `Bearer ${key}` }));
     const res = await connection.nextResponse();
     assert.equal(res?.status, 200);
     const atStart = connection.bytesReceived();
