@@ -41,12 +41,17 @@ export function normaliseEmail(text: string): string | undefined {
   return match && match[0].length === text.trim().length ? match[0].toLowerCase() : undefined;
 }
 
-/** Up to three capitalised words from the start of `rest`: a name. */
+// "call me Monday", "I'm here until Friday": days are not names.
+const WEEKDAYS = new Set(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday', 'Weekend', 'Morning', 'Afternoon', 'Evening']);
+
+/** Up to three capitalised words from the start of `rest`, within its first clause: a name. */
 function leadingName(rest: string, strict: boolean): string | undefined {
-  const words = rest.split(/[\s,.;!?]+/).filter(Boolean);
+  // "I am Dana. My email is…": the name ends with its sentence (or at a comma).
+  const clause = rest.split(/[,.;:!?\n]/)[0] ?? '';
+  const words = clause.split(/\s+/).filter(Boolean);
   const name: string[] = [];
   for (const word of words.slice(0, 3)) {
-    if (!NAME_WORD.test(word) || NOT_NAMES.has(word)) break;
+    if (!NAME_WORD.test(word) || NOT_NAMES.has(word) || WEEKDAYS.has(word)) break;
     name.push(word);
   }
   if (name.length === 0 && !strict) {

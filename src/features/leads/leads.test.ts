@@ -37,6 +37,15 @@ describe('lead extraction', () => {
     for (const text of ['You can call me back at +44 20 7946 0958', 'call me at +44 20 7946 0958', 'c3@example.com, call me tomorrow', 'Please call me Tomorrow at 5', 'call me ASAP']) {
       assert.equal(findDetails(text).name, undefined, text);
     }
+    // A name ends with its sentence: the next one's first word is not part of it.
+    const sentences: [string, string | undefined][] = [
+      ['I am Dana. My email is dana2@example.com', 'Dana'],
+      ['My name is John. What are your opening hours? john@example.com', 'John'],
+      ["I'm Ann. Thanks! ann@example.com", 'Ann'],
+      ['My name is Mary Ann Smith; my number is +44 20 7946 0958', 'Mary Ann Smith'],
+      ['Can you call me Monday? My number is +44 20 7946 0958', undefined],
+    ];
+    for (const [text, name] of sentences) assert.equal(findDetails(text).name, name, text);
     assert.equal(findDetails("Je m'appelle Claire Dubois").name, 'Claire Dubois');
     assert.equal(findDetails('Ich heiße Jonas').name, 'Jonas');
     assert.equal(findDetails('Me llamo Lucía').name, 'Lucía');
