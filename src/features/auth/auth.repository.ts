@@ -36,6 +36,16 @@ export async function insertUser(db: Db, user: UserRow & { created_at: string })
   await db.insertInto('users').values(user).execute();
 }
 
+/** Whether the user belongs to an account (a removed member belongs to none, and may sign up or be invited again). */
+export async function hasMembership(db: Db, userId: string): Promise<boolean> {
+  return (await db.selectFrom('memberships').select('user_id').where('user_id', '=', userId).limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** Gives a user without an account a new name and password as they join one. */
+export async function renewUser(db: Db, userId: string, changes: { name: string; password_hash: string }): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', userId).execute();
+}
+
 export async function insertAccount(db: Db, account: { id: string; name: string; created_at: string }): Promise<void> {
   await db.insertInto('accounts').values(account).execute();
 }

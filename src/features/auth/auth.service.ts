@@ -93,13 +93,20 @@ export function createAuthService({ db, dialect, clock, signupMode, passwordHash
       const name = input.name?.trim() || email.split('@')[0]!;
       // Refuse what can be refused before paying for the password hash; checked again below.
       if (!input.invite_token) await assertSelfSignupAllowed(db);
-      if (await repo.findUserByEmail(db, email)) throw new ConflictError('A user with this email already exists');
+      // An email belongs to one user, and a user to one account; a removed member's user, left
+      // without one, signs up (or accepts an invitation) again as the same user.
+      const userOf = async (trx: Db) => {
+        const existing = await repo.findUserByEmail(trx, email);
+        if (existing && (await repo.hasMembership(trx, existing.id))) throw new ConflictError('A user with this email already exists');
+        return existing;
+      };
+      await userOf(db);
       const passwordHash = await hashPassword(input.password, passwordHashCost);
       const nowIso = isoAt(clock.now());
-      const userId = randomUUID();
+      let userId: string = randomUUID();
 
       const joined = await db.transaction().execute(async (trx) => {
-        if (await repo.findUserByEmail(trx, email)) throw new ConflictError('A user with this email already exists');
+        const returning = await userOf(trx);
         let membership: { accountId: string; accountName: string; role: Role; tabs: Tab[] };
         if (input.invite_token) {
           const invite = await invitations.claim(trx, input.invite_token, email, nowIso);
@@ -114,7 +121,12 @@ export function createAuthService({ db, dialect, clock, signupMode, passwordHash
           await repo.insertAccount(trx, { id: accountId, name: accountName, created_at: nowIso });
           membership = { accountId, accountName, role: 'owner', tabs: defaultTabs('owner') };
         }
-        await repo.insertUser(trx, { id: userId, email, name, password_hash: passwordHash, created_at: nowIso });
+        if (returning) {
+          userId = returning.id;
+          await repo.renewUser(trx, userId, { name, password_hash: passwordHash });
+        } else {
+          await repo.insertUser(trx, { id: userId, email, name, password_hash: passwordHash, created_at: nowIso });
+        }
         await repo.insertMembership(trx, {
           account_id: membership.accountId,
           user_id: userId,

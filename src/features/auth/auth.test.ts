@@ -154,8 +154,23 @@ describe('accounts and dashboard sessions', () => {
       assert.equal(promoted.body.role, 'admin');
       assert.equal((await t.request('PATCH', `/api/dashboard/members/${owner.userId}`, { token: owner.token, body: { role: 'agent' } })).status, 403);
 
+      const email = (await t.request('GET', '/api/auth/me', { token: otherAdmin.token })).body.user.email as string;
       assert.equal((await t.request('DELETE', `/api/dashboard/members/${otherAdmin.userId}`, { token: owner.token })).status, 200);
       assert.equal((await t.request('GET', '/api/auth/me', { token: otherAdmin.token })).status, 401);
+      assert.equal((await t.request('POST', '/api/auth/login', { body: { email, password: 'member password' } })).status, 401);
+
+      // A removed member belongs to no account: invited again, they join as the same user, with a new password.
+      const invite = await t.request('POST', '/api/dashboard/invitations', { token: owner.token, body: { email, role: 'agent' } });
+      assert.equal(invite.status, 201, invite.text);
+      const rejoined = await t.request('POST', '/api/auth/signup', { body: { email, password: 'a new password', invite_token: invite.body.token } });
+      assert.equal(rejoined.status, 201, rejoined.text);
+      assert.equal(rejoined.body.user.id, otherAdmin.userId);
+      assert.equal((await t.request('POST', '/api/auth/login', { body: { email, password: 'member password' } })).status, 401);
+      const back = await t.request('POST', '/api/auth/login', { body: { email, password: 'a new password' } });
+      assert.equal(back.status, 200, back.text);
+      assert.equal((await t.request('GET', '/api/auth/me', { token: back.body.token })).body.role, 'agent');
+      // A member of an account still cannot sign up again.
+      assert.equal((await t.request('POST', '/api/auth/signup', { body: { email, password: 'another password' } })).status, 409);
     });
 
     it('keeps admins from granting what they do not have, and agents out of the member list', async () => {
