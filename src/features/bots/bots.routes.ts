@@ -15,6 +15,9 @@ import {
   DashboardBotPatchSchema,
 } from './bots.schemas.ts';
 
+/** What the dashboard's Customizer screen saves: the widget's look, which its tab may change without Settings. */
+const CUSTOMIZER_FIELDS = new Set(['name', 'welcome_message', 'primary_color', 'widget_style']);
+
 export function botRoutes(deps: { bots: BotService }) {
   return async function (fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -62,14 +65,16 @@ export function botRoutes(deps: { bots: BotService }) {
         operationId: 'dashboardUpdateBot',
         tags,
         summary: "Change a bot's settings",
-        description: 'Only the fields sent change. A member with the Settings tab.',
+        description:
+          'Only the fields sent change. A member with the Settings tab; the Customizer tab alone may change the widget\'s look (`name`, `welcome_message`, `primary_color`, `widget_style`).',
         params: BotIdParamsSchema,
         body: DashboardBotPatchSchema,
         response: { 200: BotDashboardViewSchema, ...errorResponses },
       },
       handler: async (request) => {
         const user = principalOf(request, 'dashboard');
-        assertTab(user, 'settings');
+        const lookOnly = Object.keys(request.body).every((field) => CUSTOMIZER_FIELDS.has(field));
+        if (!(lookOnly && user.tabs.includes('customizer'))) assertTab(user, 'settings');
         return bots.update(user.accountId, request.params.bot_id, request.body);
       },
     });

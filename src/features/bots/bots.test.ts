@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../../testing/test-app.ts';
-import { botWithKey, createBot, createKey, signUp } from '../../testing/factories.ts';
+import { botWithKey, createBot, createKey, inviteMember, signUp } from '../../testing/factories.ts';
 
 const ACCOUNT_VIEW = ['created_at', 'id', 'lead_capture_enabled', 'name', 'primary_color', 'response_language', 'selected_model', 'strict_mode', 'system_instructions', 'updated_at', 'welcome_message', 'widget_style'];
 const DASHBOARD_ONLY = ['allowed_domains', 'calendar_scheduling_enabled', 'lead_fields', 'meeting_provider', 'meeting_url', 'monthly_message_quota', 'paused'];
@@ -100,6 +100,20 @@ describe('bots from the dashboard', () => {
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.match(res.body.detail, field);
     }
+  });
+
+  it("lets the Customizer tab alone change the widget's look, and nothing else", async () => {
+    const owner = await signUp(t);
+    const bot = await createBot(t, owner);
+    const designer = await inviteMember(t, owner, 'agent', ['customizer']);
+    const look = { name: 'Renamed', welcome_message: 'Welcome!', primary_color: '#ff0000', widget_style: 'classic' };
+    const saved = await t.request('PATCH', `/api/dashboard/bots/${bot.id}`, { token: designer.token, body: look });
+    assert.equal(saved.status, 200, saved.text);
+    assert.equal(saved.body.primary_color, '#ff0000');
+    const beyond = await t.request('PATCH', `/api/dashboard/bots/${bot.id}`, { token: designer.token, body: { ...look, strict_mode: false } });
+    assert.equal(beyond.status, 403);
+    const without = await inviteMember(t, owner, 'agent', ['inbox']);
+    assert.equal((await t.request('PATCH', `/api/dashboard/bots/${bot.id}`, { token: without.token, body: { name: 'No' } })).status, 403);
   });
 
   it('lists the account’s bots, newest first', async () => {
