@@ -47,11 +47,11 @@ export async function measureProviderThroughput(fixtures: Fixtures, proxyUrl: st
     const bot = await fixtures.api<{ id: string }>('POST', '/api/dashboard/bots', { token: fixtures.token, body: { name, selected_model: model } });
     return (await fixtures.api<{ key: string }>('POST', '/api/keys', { token: fixtures.token, body: { bot_id: bot.id, name, scopes: ['chat'] } })).key;
   };
-  const key = { key: await newBot('Provider bench bot', 'gpt-4o-mini') };
+  const providerKey = await newBot('Provider bench bot', 'gpt-4o-mini');
   const localKey = await newBot('Local bench bot', 'parley-local');
   const body = JSON.stringify({ text: 'What are your opening hours on Saturday?' });
   const proxy = { url: `${proxyUrl}/`, method: 'POST', headers: { 'content-type': 'application/json' }, body };
-  const parley = { url: `${fixtures.parleyUrl}/api/v1/chat`, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key.key}` }, body };
+  const parley = { url: `${fixtures.parleyUrl}/api/v1/chat`, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${providerKey}` }, body };
   const local = { ...parley, headers: { ...parley.headers, authorization: `Bearer ${localKey}` } };
 
   const result: ProviderThroughput = { proxyRps: [], parleyRps: [], ratio: 0, proxyP50: 0, parleyP50: 0, addedP50: 0, failed: 0 };

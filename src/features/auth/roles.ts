@@ -26,9 +26,14 @@ export function assertRole(principal: DashboardPrincipal, roles: readonly Role[]
   }
 }
 
+/** Whether the user has been granted `tab` (owners have every tab). */
+export function hasTab(principal: DashboardPrincipal, tab: Tab): boolean {
+  return principal.role === 'owner' || principal.tabs.includes(tab);
+}
+
 /** Refuses unless the user has been granted `tab` (owners have every tab). */
 export function assertTab(principal: DashboardPrincipal, tab: Tab): void {
-  if (principal.role !== 'owner' && !principal.tabs.includes(tab)) {
+  if (!hasTab(principal, tab)) {
     throw new ForbiddenError(`This action needs access to the ${tab} tab`);
   }
 }

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { apiAccess, dashboardAccess, principalOf } from '../../platform/auth/auth.ts';
 import { errorResponses } from '../../platform/schemas.ts';
-import { assertRole, assertTab } from '../auth/roles.ts';
+import { assertRole, assertTab, hasTab } from '../auth/roles.ts';
 import { botScopeOf } from './bot-scope.ts';
 import type { BotService } from './bots.service.ts';
 import {
@@ -74,7 +74,7 @@ export function botRoutes(deps: { bots: BotService }) {
       handler: async (request) => {
         const user = principalOf(request, 'dashboard');
         const lookOnly = Object.keys(request.body).every((field) => CUSTOMIZER_FIELDS.has(field));
-        if (!(lookOnly && user.tabs.includes('customizer'))) assertTab(user, 'settings');
+        assertTab(user, lookOnly && hasTab(user, 'customizer') ? 'customizer' : 'settings');
         return bots.update(user.accountId, request.params.bot_id, request.body);
       },
     });

@@ -54,6 +54,12 @@ export interface UserTurnInput {
   asVisitor?: boolean;
 }
 
+/** Who calls a widget endpoint: a visitor (a bot id as credential) with the `visitor_id` they sent, or the business's server (an API key). */
+export interface WidgetCaller {
+  asVisitor: boolean;
+  visitorId?: string;
+}
+
 /** A stored user message and what answering it needs. */
 export interface UserTurn {
   sessionId: string;
@@ -191,10 +197,13 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
     return session;
   }
 
-  /** A session as a visitor may reach it (widget access), else SESSION_NOT_FOUND. */
-  async function requireVisitorSession(botId: string, sessionKey: string, visitorId: string | undefined): Promise<repo.SessionRow> {
+  /**
+   * A session as a widget caller may reach it, else SESSION_NOT_FOUND: a visitor (`asVisitor`) only
+   * their own, an API key any session of its bot.
+   */
+  async function requireCallerSession(botId: string, sessionKey: string, caller: WidgetCaller): Promise<repo.SessionRow> {
     const session = await requireSession(botId, sessionKey);
-    if (closedToVisitor(session, visitorId)) throw new NotFoundError(SESSION_NOT_FOUND);
+    if (caller.asVisitor && closedToVisitor(session, caller.visitorId)) throw new NotFoundError(SESSION_NOT_FOUND);
     return session;
   }
 
@@ -289,8 +298,8 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
 
     /** A session of the bot, or NotFoundError. */
     getSession: requireSession,
-    /** A session of the bot that a visitor with this `visitor_id` may reach, or NotFoundError. */
-    getVisitorSession: requireVisitorSession,
+    /** A session of the bot that a widget caller may reach, or NotFoundError. */
+    getCallerSession: requireCallerSession,
     /** The session, or null when none has that key yet. */
     findSession: (botId: string, sessionKey: string) => repo.findSession(db, botId, sessionKey).then((row) => row ?? null),
 
@@ -305,8 +314,8 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
      * what `attachmentsOf` finds for the session (its uploads: files are the media feature's); to a
      * visitor (`asVisitor`), a session that is not theirs is "not found" (the widget sends its own id).
      */
-    async visitorHistory<A>(botId: string, sessionKey: string, visitor: { asVisitor: boolean; visitorId: string | undefined }, attachmentsOf: (sessionId: string) => Promise<A[]>) {
-      const session = visitor.asVisitor ? await requireVisitorSession(botId, sessionKey, visitor.visitorId) : await requireSession(botId, sessionKey);
+    async visitorHistory<A>(botId: string, sessionKey: string, caller: WidgetCaller, attachmentsOf: (sessionId: string) => Promise<A[]>) {
+      const session = await requireCallerSession(botId, sessionKey, caller);
       const [rows, attachments] = await Promise.all([repo.sessionMessages(db, session.id), attachmentsOf(session.id)]);
       return {
         session_id: session.session_key,

@@ -258,6 +258,10 @@ describe('media uploads', () => {
     const { key } = await botWithKeyFor(t, owner, botId);
     const apiKey = await upload(t, { token: key, fields: { session_id: 'cred' } });
     assert.equal(apiKey.status, 200);
+    // A session the business's server opened (API key) takes uploads from the key, not from the public bot id.
+    assert.equal((await upload(t, { token: key, fields: { session_id: 'server-held' } })).status, 200);
+    const intruder = await upload(t, { token: botId, fields: { session_id: 'server-held' } });
+    assert.deepEqual([intruder.status, intruder.body.detail], [404, 'Session not found or belongs to a different bot']);
 
     const none = await upload(t, { fields: { session_id: 'cred' } });
     assert.equal(none.status, 401);

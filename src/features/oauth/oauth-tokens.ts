@@ -143,7 +143,7 @@ export function createTokenService({ db, clock, accessTokenTtlSec, refreshTokenT
     if (!params.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is required');
     const found = await repo.findTokenWithFamily(db, hashCredential(params.refresh_token));
     if (!found || found.token.kind !== 'refresh') throw new OAuthError('invalid_grant', 'The refresh token is invalid or expired');
-    const { token, authorization } = found;
+    const { token, authorization, approverRole } = found;
     if (authorization.client_id !== client.id) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
     if (token.revoked_at || authorization.revoked_at) throw new OAuthError('invalid_grant', 'The refresh token has been revoked');
     // RFC 9700 §4.14.2: a rotated refresh token presented again means one of its holders is not the client.
@@ -151,8 +151,7 @@ export function createTokenService({ db, clock, accessTokenTtlSec, refreshTokenT
     const now = clock.now();
     if (token.expires_at <= isoAt(now)) throw new OAuthError('invalid_grant', 'The refresh token has expired');
     // As for its access tokens: the grant lasts while its approver may still grant access.
-    const role = await repo.approverRole(db, authorization);
-    if (!role || !AUTHORIZING_ROLES.includes(role)) throw new OAuthError('invalid_grant', 'The user who approved this client can no longer grant it access');
+    if (!approverRole || !AUTHORIZING_ROLES.includes(approverRole)) throw new OAuthError('invalid_grant', 'The user who approved this client can no longer grant it access');
     const granted = storedScopes(authorization.scopes);
     const scopes = params.scope?.trim() ? parseScopes(params.scope) : granted;
     // RFC 6749 §6: a refresh may narrow the scope, never widen it.

@@ -71,25 +71,24 @@ export async function insertToken(db: Db, token: TokenRow): Promise<void> {
 export interface TokenWithFamily {
   token: TokenRow;
   authorization: AuthorizationRow;
+  /** The approving user's role in the account now; null once they have left it. */
+  approverRole: Role | null;
 }
 
-/** A token of either kind by its hash, with its authorization. */
+/** A token of either kind by its hash, with its authorization and its approver's current role. */
 export async function findTokenWithFamily(db: Db, tokenHash: string): Promise<TokenWithFamily | undefined> {
   const token = await db.selectFrom('oauth_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
   if (!token) return undefined;
-  const authorization = await db.selectFrom('oauth_authorizations').selectAll().where('id', '=', token.authorization_id).executeTakeFirst();
-  return authorization && { token, authorization };
-}
-
-/** The role in the account of the user who approved an authorization, now; null once they have left it. */
-export async function approverRole(db: Db, authorization: { user_id: string; account_id: string }): Promise<Role | null> {
   const row = await db
-    .selectFrom('memberships')
-    .select('role')
-    .where('user_id', '=', authorization.user_id)
-    .where('account_id', '=', authorization.account_id)
+    .selectFrom('oauth_authorizations as a')
+    .leftJoin('memberships as m', (join) => join.onRef('m.user_id', '=', 'a.user_id').onRef('m.account_id', '=', 'a.account_id'))
+    .selectAll('a')
+    .select('m.role as approver_role')
+    .where('a.id', '=', token.authorization_id)
     .executeTakeFirst();
-  return row?.role ?? null;
+  if (!row) return undefined;
+  const { approver_role: approverRole, ...authorization } = row;
+  return { token, authorization, approverRole };
 }
 
 /** Marks a refresh token rotated; false when another request already did (the token is being reused). */

@@ -157,8 +157,8 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
       handler: async (request, reply) => {
         reply.header('cache-control', 'no-store');
         const { botId, keyId } = widgetCallerOf(request);
-        const visitor = { asVisitor: keyId === null, visitorId: request.query.visitor_id };
-        return conversations.visitorHistory(botId, request.params.session_id, visitor, (sessionId) => media.sessionAttachments(botId, sessionId));
+        const caller = { asVisitor: keyId === null, visitorId: request.query.visitor_id };
+        return conversations.visitorHistory(botId, request.params.session_id, caller, (sessionId) => media.sessionAttachments(botId, sessionId));
       },
     });
 
@@ -284,9 +284,7 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
       handler: async (request, reply) => {
         const principal = widgetCallerOf(request);
         const sessionKey = request.params.session_id;
-        // A visitor follows only their own session; an API key any session of its bot.
-        if (principal.keyId === null) await conversations.getVisitorSession(principal.botId, sessionKey, request.query.visitor_id);
-        else await conversations.getSession(principal.botId, sessionKey);
+        await conversations.getCallerSession(principal.botId, sessionKey, { asVisitor: principal.keyId === null, visitorId: request.query.visitor_id });
         const stream = openEventStream(reply, { heartbeatMs });
         const unsubscribe = live.subscribe(principal.botId, sessionKey, (activity) => {
           if (activity.type === 'message' && activity.message.author === 'operator') stream.send('message', activity.message);
