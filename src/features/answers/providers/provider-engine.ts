@@ -158,7 +158,7 @@ export function createProviderEngine(deps: ProviderEngineDeps): AnswerEngine {
         yield delta;
         watchdog.resume();
       }
-      if (!failed && signal.aborted) [failed, failure] = [true, signal.reason];
+      if (signal.aborted) [failed, failure] = [true, signal.reason];
       finished = !failed;
     } catch (err) {
       [failed, failure] = [true, err];
