@@ -21,6 +21,12 @@ async function register(t: TestApp, receiver: WebhookReceiver, key: string, path
   return res.body as { id: string; secret: string };
 }
 
+/**
+ * Long enough that a loaded CI machine still hears a 500 in time (at 600 ms one first attempt was
+ * recorded as timed out), short enough that the hanging receivers below time out quickly.
+ */
+const TIMEOUT_MS = 1_500;
+
 /** Moves the clock past each retry delay until `done` holds. */
 async function driveRetries(t: TestApp, done: () => boolean, rounds = 40) {
   for (let i = 0; i < rounds && !done(); i++) {
@@ -35,7 +41,7 @@ describe('webhooks', () => {
 
   before(async () => {
     receiver = await startWebhookReceiver();
-    t = await startTestApp({ env: { PARLEY_ALLOW_PRIVATE_NETWORK: '1', PARLEY_WEBHOOK_RETRY_DELAYS: DELAYS, PARLEY_WEBHOOK_TIMEOUT_MS: '600' } });
+    t = await startTestApp({ env: { PARLEY_ALLOW_PRIVATE_NETWORK: '1', PARLEY_WEBHOOK_RETRY_DELAYS: DELAYS, PARLEY_WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) } });
   });
   after(async () => {
     await t.close();
@@ -177,7 +183,7 @@ describe('webhooks', () => {
     assert.ok(healthy!.at - sent < 500, 'a hanging receiver does not hold the others back');
     for (const [i, behaviour] of bad.entries()) {
       let delivery;
-      for (let n = 0; n < 40; n++) {
+      for (let n = 0; n < 80; n++) {
         delivery = (await t.request('GET', `/api/v1/webhooks/${hooks[i]!.id}/deliveries`, { token: key.key })).body.deliveries[0];
         if (delivery?.attempts >= 1) break;
         await new Promise((r) => setTimeout(r, 50));
@@ -196,8 +202,8 @@ describe('webhooks', () => {
     await chat(t, key.key, 'First', 'wh-doomed');
     await receiver.waitFor('/doomed', 1);
     assert.equal((await t.request('DELETE', `/api/v1/webhooks/${doomed.id}`, { token: key.key })).status, 200);
-    // The hanging attempt times out (600 ms) after its delivery is gone; the survivor goes on.
-    await new Promise((r) => setTimeout(r, 800));
+    // The hanging attempt times out after its delivery is gone; the survivor goes on.
+    await new Promise((r) => setTimeout(r, TIMEOUT_MS + 200));
     await chat(t, key.key, 'Second', 'wh-doomed');
     const got = await receiver.waitFor('/survivor', 2);
     assert.equal(new Set(got.map((r) => r.deliveryId)).size, 2);
