@@ -216,7 +216,7 @@ describe('chat media on shared storage: uploaded through one instance, served by
 
   it('answers 503 on download when the store goes away after the upload', async () => {
     const store = await startLocalS3('parley-going');
-    const t = await startTestApp({ env: { ...store.env, PARLEY_STORAGE_TIMEOUT_MS: '300' } });
+    const t = await startTestApp({ env: { ...store.env, PARLEY_STORAGE_TIMEOUT_MS: '2000' } });
     try {
       const { bot } = await botWithKey(t);
       const form = new FormData();
