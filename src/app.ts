@@ -164,7 +164,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
       retriever: knowledge.retriever,
       fallback: createLocalEngine({ retriever: knowledge.retriever }),
     });
-  const conversations = createConversationService({ db, clock, idleMinutes: config.sessionIdleMinutes });
+  const conversations = createConversationService({ db, inSharedTransaction: runtime.database.inSharedTransaction, clock, idleMinutes: config.sessionIdleMinutes });
   const live = createLiveSessions(bus);
   const mediaStorage = createFileStorage(config.storage, { dataDir: config.dataDir, db, seam: runtime.database.dialect });
   const mediaLinks = createMediaLinks({ key: mediaSigningKey(masterKey), publicUrl: config.publicUrl, ttlSec: config.mediaUrlTtlSec, clock });

@@ -23,6 +23,7 @@ import {
 import type { Database } from './schema.ts';
 import { dialectSeam, type DialectSeam } from './dialect.ts';
 import { migrationProvider } from './migrations/index.ts';
+import { groupCommitter, type TransactionWork } from './shared-transactions.ts';
 
 export type Db = Kysely<Database>;
 
@@ -34,6 +35,12 @@ export interface DatabaseHandle {
    * log) use it. Rows of one call must share their columns.
    */
   appendRows<T extends keyof Database>(table: T, rows: Insertable<Database[T]>[]): Promise<void>;
+  /**
+   * Runs `work` in a transaction, like `db.transaction().execute(work)`, that SQLite may share with
+   * the other writes of the same moment (group commit, see shared-transactions.ts); PostgreSQL runs
+   * it alone. For hot paths whose work touches only the database.
+   */
+  inSharedTransaction<T>(work: TransactionWork<Database, T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -86,6 +93,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
     db,
     dialect: dialectSeam('sqlite'),
     appendRows: appender.append as DatabaseHandle['appendRows'],
+    inSharedTransaction: groupCommitter(db),
     async close() {
       await appender.close();
       await db.destroy();
@@ -202,7 +210,14 @@ function openPostgres(databaseUrl: string, schema: string | undefined): Database
       await db.insertInto(table).values(rows.slice(i, i + 1000) as never).execute();
     }
   }
-  return { db, dialect: dialectSeam('postgres'), appendRows, close: () => db.destroy() };
+  return {
+    db,
+    dialect: dialectSeam('postgres'),
+    appendRows,
+    // Each transaction has a connection of its own and commits alone; nothing to share.
+    inSharedTransaction: (work) => db.transaction().execute(work),
+    close: () => db.destroy(),
+  };
 }
 
 async function migrate(db: Db, schema: string | undefined): Promise<void> {

@@ -202,6 +202,25 @@ describe('the monthly message quota', () => {
     assert.equal((await t.request('POST', '/api/v1/chat', { token: keyB.key, body: { text: 'new month' } })).status, 200);
   });
 
+  it('refuses exactly the messages over the quota when they arrive together, and stores the others whole', async () => {
+    // On SQLite these turns share one transaction (group commit): the refused ones must leave
+    // nothing behind, and the accepted ones must keep all their writes.
+    const owner = await signUp(t);
+    const bot = await createBot(t, owner, { monthly_message_quota: 3 });
+    const key = await createKey(t, owner, bot.id);
+    const sessions = Array.from({ length: 7 }, (_, i) => `together-${i}`);
+    const replies = await Promise.all(sessions.map((session_id) => t.request('POST', '/api/v1/chat', { token: key.key, body: { text: 'hello', session_id } })));
+    assert.deepEqual(replies.map((r) => r.status).sort(), [200, 200, 200, 429, 429, 429, 429]);
+    for (const [i, reply] of replies.entries()) {
+      const stored = await t.request('GET', `/api/v1/conversations/${sessions[i]}`, { token: key.key });
+      if (reply.status === 429) assert.equal(stored.status, 404, `${sessions[i]}: nothing stored for a refused message`);
+      else assert.deepEqual(stored.body.messages.map((m: { role: string }) => m.role), ['user', 'assistant'], sessions[i]);
+    }
+    const events = await listEvents(t.runtime.database.db, bot.id);
+    assert.equal(events.filter((e) => e.event === 'message.user').length, 3);
+    assert.equal(events.filter((e) => e.event === 'session.started').length, 3);
+  });
+
   it('a quota of 0 refuses every message', async () => {
     const owner = await signUp(t);
     const bot = await createBot(t, owner, { monthly_message_quota: 0 });

@@ -4,7 +4,7 @@
  * message quota, human takeover, and the events each transition records in the outbox. Each write
  * also moves the bot's hourly analytics counters in the same transaction.
  */
-import type { Db } from '../../db/database.ts';
+import type { DatabaseHandle, Db } from '../../db/database.ts';
 import { isoAt, type Clock } from '../../platform/clock.ts';
 import { timeOrderedUuid } from '../../platform/ids.ts';
 import { NotFoundError, RateLimitedError } from '../../platform/errors.ts';
@@ -88,12 +88,14 @@ export type ConversationService = ReturnType<typeof createConversationService>;
 
 export interface ConversationServiceDeps {
   db: Db;
+  /** The database's shared (group-committed) transaction, for the two writes of every chat turn. */
+  inSharedTransaction: DatabaseHandle['inSharedTransaction'];
   clock: Clock;
   /** PARLEY_SESSION_IDLE_MINUTES. */
   idleMinutes: number;
 }
 
-export function createConversationService({ db, clock, idleMinutes }: ConversationServiceDeps) {
+export function createConversationService({ db, inSharedTransaction, clock, idleMinutes }: ConversationServiceDeps) {
   const idleMs = idleMinutes * 60_000;
 
   /** When a session, active since its last activity, ends by going idle (ms since the epoch). */
@@ -219,7 +221,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
       const sessionKey = input.sessionKey ?? timeOrderedUuid();
       const messageId = timeOrderedUuid();
       const { month, secondsLeft } = monthOf(now);
-      return db.transaction().execute(async (trx) => {
+      return inSharedTransaction(async (trx) => {
         if (!(await repo.takeMonthlyMessage(trx, input.bot.account_id, month, input.bot.monthly_message_quota))) {
           throw new QuotaExceededError(secondsLeft);
         }
@@ -264,7 +266,7 @@ export function createConversationService({ db, clock, idleMinutes }: Conversati
     ): Promise<StoredMessage> {
       const at = isoAt(clock.now());
       const message: StoredMessage = { id: timeOrderedUuid(), role: 'assistant', author: answer.author, content: answer.content, feedback_rating: null, created_at: at };
-      await db.transaction().execute(async (trx) => {
+      await inSharedTransaction(async (trx) => {
         const row = {
           ...message,
           session_id: turn.sessionId,
