@@ -8,8 +8,8 @@
  * a `BENCH_JSON {…}` line.
  *
  * Environment: BENCH_DURATION (measured seconds per scenario, default 10), BENCH_CONNECTIONS
- * (default 32), BENCH_WARMUP (warm-up seconds, default 3), BENCH_ONLY=analytics, BENCH_ONLY=answers, BENCH_ONLY=provider or
- * BENCH_ONLY=widget (only those figures), BENCH_WIDGET_LOADS (page loads per widget figure, default 20).
+ * (default 32), BENCH_WARMUP (warm-up seconds, default 3), BENCH_ONLY=analytics, BENCH_ONLY=answers, BENCH_ONLY=provider,
+ * BENCH_ONLY=webhooks (chat with and without a webhook) or BENCH_ONLY=widget (only those figures), BENCH_WIDGET_LOADS (page loads per widget figure, default 20).
  *
  * Exit code: 0 when the bench ran (a missed target only prints FAIL); 1 on an error, including
  * any non-2xx response or connection error during a measured run.
@@ -224,6 +224,14 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === 'provider') {
     const figures = await measureProviderThroughput(fixtures, proxy.url, load, parley.pid);
     reportProvider(figures, load, []);
+    await cleanup();
+    process.exit(0);
+  }
+  if (process.env.BENCH_ONLY === 'webhooks') {
+    const pairLoad = { connections, warmupSec: Math.min(warmupSec, 2), durationSec: Math.max(3, Math.round(durationSec / 2)) };
+    const pair = await measureChatWithWebhook(fixtures, dataDir, receiver.url, chatQuestions(await chatKnowledge(fixtures), 200), pairLoad);
+    const rps = (xs: number[]) => xs.map((x) => Math.round(x)).join(', ');
+    console.log(`chat req/s without a webhook: ${rps(pair.without)}; with one on every event: ${rps(pair.withHook)}; ${(pair.ratio * 100).toFixed(1)}%`);
     await cleanup();
     process.exit(0);
   }

@@ -229,6 +229,7 @@ export async function buildApp(runtime: Runtime, options: AppOptions = {}): Prom
   });
   const dispatcher = createWebhookDispatcher({
     db,
+    inSharedTransaction: runtime.database.inSharedTransaction,
     seam: runtime.database.dialect,
     clock,
     secrets,

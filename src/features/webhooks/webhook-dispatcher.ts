@@ -17,7 +17,7 @@
  */
 import { createHmac, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/database.ts';
+import type { DatabaseHandle, Db } from '../../db/database.ts';
 import type { DialectSeam } from '../../db/dialect.ts';
 import { isoAt, type Clock } from '../../platform/clock.ts';
 import type { SecretBox } from '../../platform/encryption.ts';
@@ -26,6 +26,8 @@ import * as repo from './webhooks.repository.ts';
 
 export interface DispatcherDeps {
   db: Db;
+  /** The database's shared transaction: attempt results commit with the chat writes of the moment. */
+  inSharedTransaction: DatabaseHandle['inSharedTransaction'];
   seam: DialectSeam;
   clock: Clock;
   secrets: SecretBox;
@@ -65,7 +67,7 @@ export function signatureOf(secret: string, body: string): string {
 }
 
 export function createWebhookDispatcher(deps: DispatcherDeps) {
-  const { db, seam, clock, secrets, send, retryDelaysSec, timeoutMs, log, pollMs = 500, instanceId = randomUUID() } = deps;
+  const { db, inSharedTransaction, seam, clock, secrets, send, retryDelaysSec, timeoutMs, log, pollMs = 500, instanceId = randomUUID() } = deps;
   // Long enough for one attempt and its record; a dead instance's claims come back this long after it died.
   const leaseMs = timeoutMs + 5_000;
   const inFlightByWebhook = new Map<string, number>();
@@ -91,7 +93,7 @@ export function createWebhookDispatcher(deps: DispatcherDeps) {
       outcomes = [];
       writing = null;
       try {
-        await db.transaction().execute((trx) => repo.recordOutcomes(trx, batch));
+        await inSharedTransaction((trx) => repo.recordOutcomes(trx, batch));
       } catch {
         // One bad row (a delivery deleted between the check and the write) must not sink the others.
         for (const outcome of batch) {
@@ -238,7 +240,10 @@ export function createWebhookDispatcher(deps: DispatcherDeps) {
   // New deliveries are gathered for a few milliseconds, so that a busy service claims and records
   // them in batches rather than a claim and a write per chat message.
   let gathering: NodeJS.Timeout | undefined;
-  const onQueued = () => {
+  const onQueued = (webhookIds: ReadonlySet<string>) => {
+    // A webhook at its cap takes its next deliveries as its slots free (the refill above). Looking
+    // for anyone else's would walk past its whole backlog, and under load that is most of the queue.
+    if ([...webhookIds].every((id) => (inFlightByWebhook.get(id) ?? 0) >= PER_WEBHOOK)) return;
     gathering ??= setTimeout(() => {
       gathering = undefined;
       wake();

@@ -17,8 +17,8 @@ export function envelopeOf(event: Pick<OutboxEvent, 'event' | 'botId' | 'session
 }
 
 /**
- * Told when deliveries were queued, so that the dispatchers of this process look for them at once
- * instead of at their next poll. It fires while the queuing transaction may still be open: on
+ * Told when deliveries were queued (with the ids of their webhooks), so that the dispatchers of this
+ * process look for them at once instead of at their next poll. It fires while the queuing transaction may still be open: on
  * SQLite the dispatcher's claim waits for that transaction on the one connection; on PostgreSQL a
  * claim that comes too early misses the rows until the next poll.
  */
@@ -42,7 +42,8 @@ export async function enqueueDeliveries(trx: Db, events: readonly OutboxEvent[])
   }
   if (rows.length > 0) {
     await trx.insertInto('webhook_deliveries').values(rows).execute();
-    setImmediate(() => deliveriesQueued.emit('queued'));
+    const webhookIds = new Set(rows.map((r) => r.webhook_id));
+    setImmediate(() => deliveriesQueued.emit('queued', webhookIds));
   }
   return rows.length;
 }

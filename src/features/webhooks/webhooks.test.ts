@@ -194,6 +194,17 @@ describe('webhooks', () => {
     }
   });
 
+  it('sends the deliveries queued behind a receiver\'s full sending slots once its slots free', async () => {
+    const { key } = await botWithKey(t, { scopes: ['chat', 'read', 'write'] });
+    await register(t, receiver, key.key, '/crowded', ['message.user']);
+    // The first 32 (one receiver's share of the slots) hang until the time-out; the rest answer.
+    receiver.behave('/crowded', (n) => (n <= 32 ? 'hang' : 'ok'));
+    const turns = 40;
+    await Promise.all(Array.from({ length: turns }, (_, i) => chat(t, key.key, `Crowded ${i}`, `wh-crowded-${i}`)));
+    const got = await receiver.waitFor('/crowded', turns, 10_000);
+    assert.equal(new Set(got.map((r) => r.deliveryId)).size, turns, 'every queued delivery is sent once a slot frees');
+  });
+
   it('deletes a webhook whose delivery is under way without losing the other webhooks\' results', async () => {
     const { key } = await botWithKey(t, { scopes: ['chat', 'read', 'write'] });
     receiver.behave('/doomed', 'hang');
