@@ -7,6 +7,7 @@
  * analytics.service.ts), so windows stay exact to the millisecond.
  */
 import { sql } from 'kysely';
+import { cachedQuery } from '../../db/cached-query.ts';
 import type { Db } from '../../db/database.ts';
 import type { AnalyticsHourlyTable } from '../../db/schema.ts';
 
@@ -72,18 +73,27 @@ export function messageDeltas(message: CountedMessage, sign: 1 | -1 = 1): CountD
   return deltas;
 }
 
+type CountsUpsert = { bot_id: string; hour: string } & CountDeltas;
+
+// Compiled once per set of counted fields (see cached-query.ts): the upsert of every chat turn.
+const upsertCounts = cachedQuery((db, p: CountsUpsert) => {
+  const fields = COUNTER_FIELDS.filter((f) => f in p);
+  return db
+    .insertInto('analytics_hourly')
+    .values({ ...ZERO_COUNTS, ...p })
+    .onConflict((oc) => oc.columns(['bot_id', 'hour']).doUpdateSet(Object.fromEntries(fields.map((f) => [f, sql`analytics_hourly.${sql.ref(f)} + ${p[f]!}`]))));
+});
+
 /** Adds deltas to one bot hour. Call inside the transaction that writes the rows they count. */
 export async function addCounts(trx: Db, botId: string, hour: string, deltas: CountDeltas): Promise<void> {
-  const fields = COUNTER_FIELDS.filter((f) => deltas[f]);
-  if (fields.length === 0) return;
-  const values = { bot_id: botId, hour, ...ZERO_COUNTS, ...Object.fromEntries(fields.map((f) => [f, deltas[f]!])) };
-  await trx
-    .insertInto('analytics_hourly')
-    .values(values)
-    .onConflict((oc) =>
-      oc.columns(['bot_id', 'hour']).doUpdateSet(Object.fromEntries(fields.map((f) => [f, sql`analytics_hourly.${sql.ref(f)} + ${deltas[f]!}`]))),
-    )
-    .execute();
+  const params: CountsUpsert = { bot_id: botId, hour };
+  let any = false;
+  for (const f of COUNTER_FIELDS) {
+    if (!deltas[f]) continue;
+    params[f] = deltas[f];
+    any = true;
+  }
+  if (any) await upsertCounts(trx, params);
 }
 
 /** Adds several hours' deltas, one statement per hour. */

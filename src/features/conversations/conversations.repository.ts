@@ -1,18 +1,44 @@
 /** Storage of chat sessions, their messages and the monthly message counters; every query is scoped to a bot or account. */
 import type { Insertable, Selectable } from 'kysely';
 import { sql } from 'kysely';
+import { cachedQuery } from '../../db/cached-query.ts';
 import type { Db } from '../../db/database.ts';
 import type { ChatMessagesTable, ChatSessionsTable } from '../../db/schema.ts';
 
 export type SessionRow = Selectable<ChatSessionsTable>;
 export type MessageRow = Omit<Selectable<ChatMessagesTable>, 'seq'> & { seq: number };
 
-export function findSession(db: Db, botId: string, sessionKey: string): Promise<SessionRow | undefined> {
-  return db.selectFrom('chat_sessions').selectAll().where('bot_id', '=', botId).where('session_key', '=', sessionKey).executeTakeFirst();
+// The statements of every chat turn are compiled once (see cached-query.ts).
+const selectSession = cachedQuery((db, p: { botId: string; sessionKey: string }) =>
+  db.selectFrom('chat_sessions').selectAll().where('bot_id', '=', p.botId).where('session_key', '=', p.sessionKey),
+);
+const insertSessionRow = cachedQuery((db, session: Insertable<ChatSessionsTable>) => db.insertInto('chat_sessions').values(session));
+const touchSessionRow = cachedQuery((db, p: { sessionId: string; at: string; messages: number }) =>
+  db
+    .updateTable('chat_sessions')
+    .set({ last_activity_at: p.at, message_count: sql`message_count + ${p.messages}` })
+    .where('id', '=', p.sessionId),
+);
+const insertMessageRow = cachedQuery((db, message: Omit<Insertable<ChatMessagesTable>, 'seq'>) => db.insertInto('chat_messages').values(message));
+const takeMonthlyMessageRow = cachedQuery((db, p: { accountId: string; month: string; quota: number }) =>
+  db
+    .insertInto('monthly_messages')
+    .values({ account_id: p.accountId, month: p.month, user_messages: 1 })
+    .onConflict((oc) =>
+      oc
+        .columns(['account_id', 'month'])
+        .doUpdateSet({ user_messages: sql`monthly_messages.user_messages + 1` })
+        .where('monthly_messages.user_messages', '<', p.quota),
+    )
+    .returning('user_messages'),
+);
+
+export async function findSession(db: Db, botId: string, sessionKey: string): Promise<SessionRow | undefined> {
+  return (await selectSession(db, { botId, sessionKey })).rows[0];
 }
 
 export async function insertSession(db: Db, session: Insertable<ChatSessionsTable>): Promise<void> {
-  await db.insertInto('chat_sessions').values(session).execute();
+  await insertSessionRow(db, session);
 }
 
 export async function updateSession(db: Db, sessionId: string, changes: Partial<Insertable<ChatSessionsTable>>): Promise<void> {
@@ -21,11 +47,7 @@ export async function updateSession(db: Db, sessionId: string, changes: Partial<
 
 /** Counts a message against the session and marks its activity. */
 export async function touchSession(db: Db, sessionId: string, at: string, messages: number): Promise<void> {
-  await db
-    .updateTable('chat_sessions')
-    .set({ last_activity_at: at, message_count: sql`message_count + ${messages}` })
-    .where('id', '=', sessionId)
-    .execute();
+  await touchSessionRow(db, { sessionId, at, messages });
 }
 
 export async function deleteSession(db: Db, botId: string, sessionId: string): Promise<boolean> {
@@ -34,7 +56,7 @@ export async function deleteSession(db: Db, botId: string, sessionId: string): P
 }
 
 export async function insertMessage(db: Db, message: Omit<Insertable<ChatMessagesTable>, 'seq'>): Promise<void> {
-  await db.insertInto('chat_messages').values(message).execute();
+  await insertMessageRow(db, message);
 }
 
 function asMessageRow(row: Selectable<ChatMessagesTable>): MessageRow {
@@ -82,18 +104,7 @@ export async function setFeedback(db: Db, messageId: string, expected: ChatMessa
  */
 export async function takeMonthlyMessage(db: Db, accountId: string, month: string, quota: number): Promise<boolean> {
   if (quota <= 0) return false;
-  const row = await db
-    .insertInto('monthly_messages')
-    .values({ account_id: accountId, month, user_messages: 1 })
-    .onConflict((oc) =>
-      oc
-        .columns(['account_id', 'month'])
-        .doUpdateSet({ user_messages: sql`monthly_messages.user_messages + 1` })
-        .where('monthly_messages.user_messages', '<', quota),
-    )
-    .returning('user_messages')
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await takeMonthlyMessageRow(db, { accountId, month, quota })).rows.length > 0;
 }
 
 export async function monthlyMessages(db: Db, accountId: string, month: string): Promise<number> {

@@ -3,6 +3,8 @@
  * the same transaction as the change it tells about, together with one delivery per subscribed
  * webhook, so that none is lost between the change and its delivery.
  */
+import type { Insertable } from 'kysely';
+import { cachedQuery } from '../../db/cached-query.ts';
 import type { Db } from '../../db/database.ts';
 import type { OutboxEventsTable } from '../../db/schema.ts';
 import { timeOrderedUuid } from '../../platform/ids.ts';
@@ -21,23 +23,23 @@ export interface OutboxEvent {
   occurredAt: string;
 }
 
+const insertEvent = cachedQuery((db, row: Insertable<OutboxEventsTable>) => db.insertInto('outbox_events').values(row));
+
 /** Appends events to the outbox (call inside the transaction that makes the change). */
 export async function recordEvents(trx: Db, events: readonly OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await trx
-    .insertInto('outbox_events')
-    .values(
-      events.map((e) => ({
-        id: timeOrderedUuid(),
-        bot_id: e.botId,
-        account_id: e.accountId,
-        session_id: e.sessionId,
-        event: e.event,
-        data: JSON.stringify(e.data),
-        occurred_at: e.occurredAt,
-      })),
-    )
-    .execute();
+  // A statement per event: compiled once, each costs less than Kysely building one for several rows.
+  for (const e of events) {
+    await insertEvent(trx, {
+      id: timeOrderedUuid(),
+      bot_id: e.botId,
+      account_id: e.accountId,
+      session_id: e.sessionId,
+      event: e.event,
+      data: JSON.stringify(e.data),
+      occurred_at: e.occurredAt,
+    });
+  }
   await enqueueDeliveries(trx, events);
 }
 

@@ -1,6 +1,7 @@
 /** Storage of webhooks, their deliveries and attempts. */
 import { EventEmitter } from 'node:events';
 import { sql, type Selectable } from 'kysely';
+import { cachedQuery } from '../../db/cached-query.ts';
 import type { Db } from '../../db/database.ts';
 import type { DialectSeam } from '../../db/dialect.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.ts';
@@ -24,11 +25,17 @@ export function envelopeOf(event: Pick<OutboxEvent, 'event' | 'botId' | 'session
  */
 export const deliveriesQueued = new EventEmitter().setMaxListeners(0);
 
+// Asked on every chat turn, nearly always for one bot: compiled once (see cached-query.ts).
+const webhooksOfBot = cachedQuery((db, p: { botId: string }) => db.selectFrom('webhooks').select(['id', 'bot_id', 'events']).where('bot_id', '=', p.botId));
+
 /** One delivery per event and webhook subscribed to it (call inside the event's transaction). */
 export async function enqueueDeliveries(trx: Db, events: readonly OutboxEvent[]): Promise<number> {
   if (events.length === 0) return 0;
   const botIds = [...new Set(events.map((e) => e.botId))];
-  const rowsOfHooks = await trx.selectFrom('webhooks').select(['id', 'bot_id', 'events']).where('bot_id', 'in', botIds).execute();
+  const rowsOfHooks =
+    botIds.length === 1
+      ? (await webhooksOfBot(trx, { botId: botIds[0]! })).rows
+      : await trx.selectFrom('webhooks').select(['id', 'bot_id', 'events']).where('bot_id', 'in', botIds).execute();
   if (rowsOfHooks.length === 0) return 0;
   const hooks = rowsOfHooks.map((h) => ({ id: h.id, bot_id: h.bot_id, events: JSON.parse(h.events) as string[] }));
   const rows: DeliveryRow[] = [];
