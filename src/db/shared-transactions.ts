@@ -12,7 +12,8 @@
  *   would after that one's own commit.
  *
  * A work must only touch the database through the transaction it is given: it holds the group's
- * (and SQLite's one) write lock while it runs.
+ * (and SQLite's one) write lock while it runs. It must not wait for another shared transaction,
+ * which would wait for this group to end.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 
