@@ -25,7 +25,8 @@ export function envelopeOf(event: Pick<OutboxEvent, 'event' | 'botId' | 'session
  */
 export const deliveriesQueued = new EventEmitter().setMaxListeners(0);
 
-// Asked on every chat turn, nearly always for one bot: compiled once (see cached-query.ts).
+// Run on every chat turn (the bot's webhooks asked for nearly always one bot): compiled once (see cached-query.ts).
+const insertDeliveryRow = cachedQuery((db, row: DeliveryRow) => db.insertInto('webhook_deliveries').values(row));
 const webhooksOfBot = cachedQuery((db, p: { botId: string }) => db.selectFrom('webhooks').select(['id', 'bot_id', 'events']).where('bot_id', '=', p.botId));
 
 /** One delivery per event and webhook subscribed to it (call inside the event's transaction). */
@@ -48,7 +49,7 @@ export async function enqueueDeliveries(trx: Db, events: readonly OutboxEvent[])
     }
   }
   if (rows.length > 0) {
-    await trx.insertInto('webhook_deliveries').values(rows).execute();
+    for (const row of rows) await insertDeliveryRow(trx, row);
     const webhookIds = new Set(rows.map((r) => r.webhook_id));
     setImmediate(() => deliveriesQueued.emit('queued', webhookIds));
   }
@@ -91,7 +92,9 @@ export async function deleteWebhook(db: Db, id: string) {
   await db.deleteFrom('webhooks').where('id', '=', id).execute();
 }
 
-export const insertDelivery = (db: Db, row: DeliveryRow) => db.insertInto('webhook_deliveries').values(row).execute();
+export async function insertDelivery(db: Db, row: DeliveryRow): Promise<void> {
+  await insertDeliveryRow(db, row);
+}
 
 /**
  * Leases up to `limit` due deliveries to `owner` until `leaseUntil`, leaving out the webhooks given
