@@ -180,7 +180,8 @@ describe('webhooks', () => {
     const sent = Date.now();
     await chat(t, key.key, 'Mixed receivers', 'wh-mixed');
     const [healthy] = await receiver.waitFor('/healthy', 1);
-    assert.ok(healthy!.at - sent < 500, 'a hanging receiver does not hold the others back');
+    // Well under the 1.5 s a hanging receiver takes to time out.
+    assert.ok(healthy!.at - sent < 1000, 'a hanging receiver does not hold the others back');
     for (const [i, behaviour] of bad.entries()) {
       let delivery;
       for (let n = 0; n < 80; n++) {
