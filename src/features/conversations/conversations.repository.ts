@@ -12,14 +12,14 @@ export type MessageRow = Omit<Selectable<ChatMessagesTable>, 'seq'> & { seq: num
 const selectSession = cachedQuery((db, p: { botId: string; sessionKey: string }) =>
   db.selectFrom('chat_sessions').selectAll().where('bot_id', '=', p.botId).where('session_key', '=', p.sessionKey),
 );
-const insertSessionRow = cachedQuery((db, session: Insertable<ChatSessionsTable>) => db.insertInto('chat_sessions').values(session));
+export const insertSession = cachedQuery((db, session: Insertable<ChatSessionsTable>) => db.insertInto('chat_sessions').values(session));
 const touchSessionRow = cachedQuery((db, p: { sessionId: string; at: string; messages: number }) =>
   db
     .updateTable('chat_sessions')
     .set({ last_activity_at: p.at, message_count: sql`message_count + ${p.messages}` })
     .where('id', '=', p.sessionId),
 );
-const insertMessageRow = cachedQuery((db, message: Omit<Insertable<ChatMessagesTable>, 'seq'>) => db.insertInto('chat_messages').values(message));
+export const insertMessage = cachedQuery((db, message: Omit<Insertable<ChatMessagesTable>, 'seq'>) => db.insertInto('chat_messages').values(message));
 const takeMonthlyMessageRow = cachedQuery((db, p: { accountId: string; month: string; quota: number }) =>
   db
     .insertInto('monthly_messages')
@@ -37,10 +37,6 @@ export async function findSession(db: Db, botId: string, sessionKey: string): Pr
   return (await selectSession(db, { botId, sessionKey })).rows[0];
 }
 
-export async function insertSession(db: Db, session: Insertable<ChatSessionsTable>): Promise<void> {
-  await insertSessionRow(db, session);
-}
-
 export async function updateSession(db: Db, sessionId: string, changes: Partial<Insertable<ChatSessionsTable>>): Promise<void> {
   await db.updateTable('chat_sessions').set(changes).where('id', '=', sessionId).execute();
 }
@@ -55,9 +51,6 @@ export async function deleteSession(db: Db, botId: string, sessionId: string): P
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function insertMessage(db: Db, message: Omit<Insertable<ChatMessagesTable>, 'seq'>): Promise<void> {
-  await insertMessageRow(db, message);
-}
 
 function asMessageRow(row: Selectable<ChatMessagesTable>): MessageRow {
   return { ...row, seq: Number(row.seq) };

@@ -149,7 +149,7 @@ export function leadRoutes(deps: { leads: LeadService; bots: BotService; convers
         // A refused form stores nothing: not even the session it names.
         const known = await conversations.findSession(bot.id, key);
         leads.checkForm(form, known && { timezone: known.visitor_timezone });
-        const { sessionId } = await conversations.ensureSession(bot, key, { asVisitor: caller.keyId === null });
+        const { sessionId } = await conversations.ensureSession(bot, key, { asVisitor: caller.asVisitor });
         // A session the form opens has no time zone of the visitor's to read the phone by.
         const { lead, created } = await leads.submitForm(bot, { rowId: sessionId, key, timezone: known?.visitor_timezone }, form);
         return reply.code(created ? 201 : 200).send({ success: true, lead });

@@ -78,7 +78,7 @@ export function mediaRoutes(deps: MediaRouteDeps) {
           const fields = uploadFieldsOf(form.fields);
           if (fields.bot_id && fields.bot_id.toLowerCase() !== principal.botId) throw new ForbiddenError("field 'bot_id' names another bot than the credential");
           if (!form.file) throw new ValidationError("field 'file' is required");
-          return await media.store(await bots.get(principal.botId), fields.session_id, form.file, { asVisitor: principal.keyId === null });
+          return await media.store(await bots.get(principal.botId), fields.session_id, form.file, { asVisitor: principal.asVisitor });
         } catch (err) {
           stopReading(request, reply);
           throw err;

@@ -19,24 +19,22 @@ export function envelopeOf(event: Pick<OutboxEvent, 'event' | 'botId' | 'session
 
 /**
  * Told when deliveries were queued (with the ids of their webhooks), so that the dispatchers of this
- * process look for them at once instead of at their next poll. It fires while the queuing transaction may still be open: on
- * SQLite the dispatcher's claim waits for that transaction on the one connection; on PostgreSQL a
- * claim that comes too early misses the rows until the next poll.
+ * process look for them at once instead of at their next poll. It fires while the queuing
+ * transaction may still be open: on SQLite the dispatcher's claim waits for that transaction on the
+ * one connection; on PostgreSQL a claim that comes too early misses the rows until the next poll.
  */
 export const deliveriesQueued = new EventEmitter().setMaxListeners(0);
 
-// Run on every chat turn (the bot's webhooks asked for nearly always one bot): compiled once (see cached-query.ts).
-const insertDeliveryRow = cachedQuery((db, row: DeliveryRow) => db.insertInto('webhook_deliveries').values(row));
+// Run on every chat turn: compiled once (see cached-query.ts).
+export const insertDelivery = cachedQuery((db, row: DeliveryRow) => db.insertInto('webhook_deliveries').values(row));
 const webhooksOfBot = cachedQuery((db, p: { botId: string }) => db.selectFrom('webhooks').select(['id', 'bot_id', 'events']).where('bot_id', '=', p.botId));
 
 /** One delivery per event and webhook subscribed to it (call inside the event's transaction). */
 export async function enqueueDeliveries(trx: Db, events: readonly OutboxEvent[]): Promise<number> {
   if (events.length === 0) return 0;
   const botIds = [...new Set(events.map((e) => e.botId))];
-  const rowsOfHooks =
-    botIds.length === 1
-      ? (await webhooksOfBot(trx, { botId: botIds[0]! })).rows
-      : await trx.selectFrom('webhooks').select(['id', 'bot_id', 'events']).where('bot_id', 'in', botIds).execute();
+  const rowsOfHooks = [];
+  for (const botId of botIds) rowsOfHooks.push(...(await webhooksOfBot(trx, { botId })).rows);
   if (rowsOfHooks.length === 0) return 0;
   const hooks = rowsOfHooks.map((h) => ({ id: h.id, bot_id: h.bot_id, events: JSON.parse(h.events) as string[] }));
   const rows: DeliveryRow[] = [];
@@ -49,7 +47,7 @@ export async function enqueueDeliveries(trx: Db, events: readonly OutboxEvent[])
     }
   }
   if (rows.length > 0) {
-    for (const row of rows) await insertDeliveryRow(trx, row);
+    for (const row of rows) await insertDelivery(trx, row);
     const webhookIds = new Set(rows.map((r) => r.webhook_id));
     setImmediate(() => deliveriesQueued.emit('queued', webhookIds));
   }
@@ -90,10 +88,6 @@ export async function updateWebhook(db: Db, id: string, changes: Partial<Pick<We
 
 export async function deleteWebhook(db: Db, id: string) {
   await db.deleteFrom('webhooks').where('id', '=', id).execute();
-}
-
-export async function insertDelivery(db: Db, row: DeliveryRow): Promise<void> {
-  await insertDeliveryRow(db, row);
 }
 
 /**

@@ -72,10 +72,13 @@ export function allowWidgetOrigin(request: FastifyRequest, reply: FastifyReply):
   reply.header('vary', 'Origin');
 }
 
-/** Who called a widget endpoint: the bot, and the API key when a key was the credential. */
-export function widgetCallerOf(request: FastifyRequest): { botId: string; keyId: string | null } {
+/**
+ * Who called a widget endpoint: the bot, the API key when a key was the credential, and whether it is
+ * a visitor (the public bot id alone), who reaches only the sessions visitors opened.
+ */
+export function widgetCallerOf(request: FastifyRequest): { botId: string; keyId: string | null; asVisitor: boolean } {
   const principal = principalOf(request);
-  if (principal.kind === 'widget') return { botId: principal.botId, keyId: null };
-  if (principal.kind === 'api_key') return { botId: principal.botId, keyId: principal.keyId };
+  if (principal.kind === 'widget') return { botId: principal.botId, keyId: null, asVisitor: true };
+  if (principal.kind === 'api_key') return { botId: principal.botId, keyId: principal.keyId, asVisitor: false };
   throw new UnauthorizedError('Widget access needs a bot id or an API key');
 }

@@ -156,8 +156,8 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
       },
       handler: async (request, reply) => {
         reply.header('cache-control', 'no-store');
-        const { botId, keyId } = widgetCallerOf(request);
-        const caller = { asVisitor: keyId === null, visitorId: request.query.visitor_id };
+        const { botId, asVisitor } = widgetCallerOf(request);
+        const caller = { asVisitor, visitorId: request.query.visitor_id };
         return conversations.visitorHistory(botId, request.params.session_id, caller, (sessionId) => media.sessionAttachments(botId, sessionId));
       },
     });
@@ -187,7 +187,7 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
         }
         const bot = await bots.get(principal.botId);
         // Told before the stream opens, as a 404 (the turn checks again as it stores the message).
-        if (principal.keyId === null && body.session_id) await conversations.checkVisitorOf(bot.id, body.session_id, body.visitor_id);
+        if (principal.asVisitor && body.session_id) await conversations.checkVisitorOf(bot.id, body.session_id, body.visitor_id);
 
         const stream = openEventStream(reply, { heartbeatMs });
         try {
@@ -198,7 +198,7 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
               text: body.text,
               sessionKey: body.session_id,
               visitorId: body.visitor_id,
-              asVisitor: principal.keyId === null,
+              asVisitor: principal.asVisitor,
               visitorTimezone: body.visitor_timezone,
               metadata: body.metadata,
               responseLanguage: body.response_language,
@@ -284,7 +284,7 @@ export function widgetRoutes(deps: WidgetRouteDeps) {
       handler: async (request, reply) => {
         const principal = widgetCallerOf(request);
         const sessionKey = request.params.session_id;
-        await conversations.getCallerSession(principal.botId, sessionKey, { asVisitor: principal.keyId === null, visitorId: request.query.visitor_id });
+        await conversations.getCallerSession(principal.botId, sessionKey, { asVisitor: principal.asVisitor, visitorId: request.query.visitor_id });
         const stream = openEventStream(reply, { heartbeatMs });
         const unsubscribe = live.subscribe(principal.botId, sessionKey, (activity) => {
           if (activity.type === 'message' && activity.message.author === 'operator') stream.send('message', activity.message);
